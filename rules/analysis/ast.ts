@@ -1,0 +1,100 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+export type Node = TSESTree.Node;
+
+/** Strips wrappers that do not change which value an expression denotes. */
+export function unwrap(node: Node | null | undefined): Node | null {
+  let current = node ?? null;
+  while (current) {
+    switch (current.type) {
+      case 'AwaitExpression':
+        current = current.argument;
+        continue;
+      case 'TSNonNullExpression':
+      case 'TSAsExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSTypeAssertion':
+        current = current.expression;
+        continue;
+      case 'ChainExpression':
+        current = current.expression;
+        continue;
+      case 'SequenceExpression':
+        current = current.expressions[current.expressions.length - 1] ?? null;
+        continue;
+      default:
+        return current;
+    }
+  }
+  return null;
+}
+
+export function propertyName(node: TSESTree.MemberExpression): string | null {
+  if (!node.computed && node.property.type === 'Identifier') return node.property.name;
+  if (node.property.type === 'Literal' && typeof node.property.value === 'string') return node.property.value;
+  if (node.property.type === 'PrivateIdentifier') return node.property.name;
+  return null;
+}
+
+/** `Symbol.asyncIterator` as a computed key. */
+export function isAsyncIteratorKey(node: Node): boolean {
+  return (
+    node.type === 'MemberExpression' &&
+    node.object.type === 'Identifier' &&
+    node.object.name === 'Symbol' &&
+    propertyName(node) === 'asyncIterator'
+  );
+}
+
+/** The name a callee is called by: `fetch`, `this.fetchImpl` -> `fetchImpl`. */
+export function calleeName(callee: Node): string | null {
+  const target = unwrap(callee);
+  if (!target) return null;
+  if (target.type === 'Identifier') return target.name;
+  if (target.type === 'MemberExpression') return propertyName(target);
+  return null;
+}
+
+export function isFunction(node: Node): node is TSESTree.FunctionLike & (TSESTree.ArrowFunctionExpression | TSESTree.FunctionDeclaration | TSESTree.FunctionExpression) {
+  return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression';
+}
+
+export function isLoop(node: Node): node is TSESTree.WhileStatement | TSESTree.DoWhileStatement | TSESTree.ForStatement | TSESTree.ForInStatement | TSESTree.ForOfStatement {
+  return (
+    node.type === 'WhileStatement' ||
+    node.type === 'DoWhileStatement' ||
+    node.type === 'ForStatement' ||
+    node.type === 'ForInStatement' ||
+    node.type === 'ForOfStatement'
+  );
+}
+
+/** The key name of a method or property that holds `fn`, e.g. `return` for `{ return: async () => {} }`. */
+export function holderKeyName(fn: Node): string | null {
+  const parent = fn.parent;
+  if (!parent) return null;
+  if ((parent.type === 'Property' || parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition') && parent.value === fn) {
+    const key = parent.key;
+    if (!parent.computed && key.type === 'Identifier') return key.name;
+    if (key.type === 'Literal' && typeof key.value === 'string') return key.value;
+    if (key.type === 'PrivateIdentifier') return key.name;
+  }
+  return null;
+}
+
+/** Visits every node below `root` (own traversal; used for small sub-trees such as one class body). */
+export function walk(root: Node, visitorKeys: Record<string, readonly string[] | undefined>, visit: (node: Node) => void): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
+      } else if (child && typeof child === 'object' && 'type' in child) {
+        stack.push(child as Node);
+      }
+    }
+  }
+}

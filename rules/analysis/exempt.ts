@@ -1,0 +1,59 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { calleeName, holderKeyName, isFunction, propertyName, unwrap, type Node } from './ast.js';
+
+const ITERATOR_STOP_MEMBERS = new Set(['return', 'throw', 'cancel']);
+const EXEMPT_EVENTS = new Set(['abort', 'error', 'close', 'timeout', 'end', 'aborted']);
+const LISTENER_METHODS = new Set(['addEventListener', 'on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
+const TIMER_CALLS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
+const HANDLER_PROPERTIES = new Set(['onabort', 'onerror', 'onclose', 'ontimeout']);
+
+/** SPEC §1 exempt paths that are a matter of where the close is written, not of how control reaches it. */
+export function isLexicallyExempt(close: Node): boolean {
+  let branchChecked = false;
+  for (let node: Node = close, parent = close.parent; parent; node = parent, parent = parent.parent) {
+    if (parent.type === 'CatchClause') return true;
+    if (!branchChecked && isBranchBody(node, parent)) {
+      branchChecked = true;
+      if (endsInThrow(node)) return true;
+    }
+    if (isFunction(parent) && isExemptFunction(parent)) return true;
+  }
+  return false;
+}
+
+function isBranchBody(node: Node, parent: Node): boolean {
+  if (parent.type === 'IfStatement') return node === parent.consequent || node === parent.alternate;
+  return parent.type === 'SwitchCase' && parent.consequent.includes(node as TSESTree.Statement);
+}
+
+function endsInThrow(node: Node): boolean {
+  if (node.type === 'ThrowStatement') return true;
+  if (node.type === 'BlockStatement') return node.body[node.body.length - 1]?.type === 'ThrowStatement';
+  if (node.parent?.type === 'SwitchCase') {
+    const body = node.parent.consequent;
+    return body[body.length - 1]?.type === 'ThrowStatement';
+  }
+  return false;
+}
+
+/** Iterator / underlying-source stop members, and callbacks of abort, timeout, error, close and end events. */
+function isExemptFunction(fn: Node): boolean {
+  const key = holderKeyName(fn);
+  if (key && ITERATOR_STOP_MEMBERS.has(key)) return true;
+  const parent = fn.parent;
+  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression') {
+    const name = propertyName(parent.left);
+    return name !== null && HANDLER_PROPERTIES.has(name.toLowerCase());
+  }
+  if (parent?.type !== 'CallExpression' || !parent.arguments.includes(fn as TSESTree.CallExpressionArgument)) return false;
+  const name = calleeName(parent.callee);
+  if (!name) return false;
+  if (TIMER_CALLS.has(name)) return true;
+  if (name === 'catch') return true;
+  if (name === 'then') return parent.arguments[1] === fn;
+  if (LISTENER_METHODS.has(name)) {
+    const event = unwrap(parent.arguments[0] as Node | undefined);
+    return event?.type === 'Literal' && typeof event.value === 'string' && EXEMPT_EVENTS.has(event.value);
+  }
+  return false;
+}

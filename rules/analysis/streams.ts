@@ -1,0 +1,465 @@
+import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
+import { calleeName, isAsyncIteratorKey, propertyName, unwrap, walk, type Node } from './ast.js';
+import { isResponseName, words } from './words.js';
+
+type Scope = TSESLint.Scope.Scope;
+type Variable = TSESLint.Scope.Variable;
+
+/** Identity of one response: the request call, or the variable/field that holds it when its origin is unknown. */
+export type Family = object | string;
+
+const STREAM_TYPE_NAMES = new Set([
+  'Response', 'ReadableStream', 'ReadableStreamDefaultReader', 'ReadableStreamReader',
+  'ReadableStreamBYOBReader', 'IncomingMessage', 'Readable',
+]);
+const DERIVING_METHODS = new Set(['getReader', 'pipeThrough', 'pipe', 'values', 'getIterator']);
+const NOT_A_STREAM_METHODS = new Set(['tee', 'read', 'next', 'text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes', 'releaseLock', 'cancel', 'abort', 'then', 'catch', 'finally']);
+const NODE_HTTP_CALLS = new Set(['get', 'request']);
+const UNDICI_CALLS = new Set(['request', 'stream', 'fetch']);
+
+/** Answers from type information when `useTypes` is on: true/false when the type is known, undefined otherwise. */
+export type TypeOracle = (node: Node) => boolean | undefined;
+
+export interface StreamResolverOptions {
+  getScope: (node: Node) => Scope;
+  visitorKeys: Record<string, readonly string[] | undefined>;
+  typeOracle?: TypeOracle;
+}
+
+/** Decides, syntax-first, which expressions are response streams (SPEC §1 "Response stream") and which response each belongs to. */
+export class StreamResolver {
+  private readonly variableFamilies = new Map<Variable, Family | null>();
+  private readonly eofVariables = new Map<Variable, Family | null>();
+  private readonly classFields = new Map<Node, Map<string, Family | null>>();
+
+  constructor(private readonly options: StreamResolverOptions) {}
+
+  familyOf(expression: Node | null | undefined): Family | null {
+    const node = unwrap(expression);
+    if (!node) return null;
+    switch (node.type) {
+      case 'Identifier': {
+        const variable = this.resolve(node);
+        if (variable) return this.familyOfVariable(variable);
+        return isResponseName(node.name) ? `global:${node.name}` : null;
+      }
+      case 'MemberExpression':
+        return this.familyOfMember(node);
+      case 'CallExpression':
+        return this.familyOfCall(node);
+      case 'NewExpression':
+        return this.familyOfArguments(node.arguments);
+      case 'ConditionalExpression':
+        return this.familyOf(node.consequent) ?? this.familyOf(node.alternate);
+      case 'LogicalExpression':
+        return this.familyOf(node.left) ?? this.familyOf(node.right);
+      case 'AssignmentExpression':
+        return this.familyOf(node.right);
+      default:
+        return null;
+    }
+  }
+
+  /** `await reader.read()` / `await it.next()` of a response stream. */
+  readResultFamily(expression: Node | null | undefined): Family | null {
+    const node = unwrap(expression);
+    if (node?.type !== 'CallExpression') return null;
+    const callee = unwrap(node.callee);
+    if (callee?.type !== 'MemberExpression') return null;
+    const method = propertyName(callee);
+    if (method !== 'read' && method !== 'next') return null;
+    return this.familyOf(callee.object);
+  }
+
+  /** The EOF flag of SPEC §1: `done` of a read of that stream. */
+  eofFamily(expression: Node | null | undefined): Family | null {
+    const node = unwrap(expression);
+    if (!node) return null;
+    if (node.type === 'MemberExpression' && propertyName(node) === 'done') {
+      const fromRead = this.readResultFamily(node.object);
+      if (fromRead) return fromRead;
+      const object = unwrap(node.object);
+      if (object?.type === 'Identifier') {
+        const variable = this.resolve(object);
+        if (variable) return this.readResultVariableFamily(variable);
+      }
+      return null;
+    }
+    if (node.type === 'Identifier') {
+      const variable = this.resolve(node);
+      return variable ? this.eofVariableFamily(variable) : null;
+    }
+    return null;
+  }
+
+  /** The response a `for await` (or its downleveled `__asyncValues` form) iterates. */
+  asyncLoopFamily(loop: Node): Family | null {
+    if (loop.type === 'ForOfStatement' && loop.await) return this.familyOf(loop.right);
+    if (loop.type === 'ForStatement' && loop.init?.type === 'VariableDeclaration') {
+      for (const declarator of loop.init.declarations) {
+        const init = unwrap(declarator.init);
+        if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') {
+          return this.familyOf(init.arguments[0] as Node | undefined);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** `controller.terminate()` where `controller` is the controller of a TransformStream piped from a response. */
+  transformControllerFamily(expression: Node): Family | null {
+    const node = unwrap(expression);
+    if (node?.type !== 'Identifier') return null;
+    const variable = this.resolve(node);
+    const def = variable?.defs[0];
+    if (!def || def.type !== 'Parameter') return null;
+    const fn = def.node as Node;
+    const holder = fn.parent?.type === 'Property' ? fn.parent : null;
+    const object = holder?.parent;
+    const construct = object?.parent;
+    if (object?.type !== 'ObjectExpression' || construct?.type !== 'NewExpression' || calleeName(construct.callee) !== 'TransformStream') {
+      return null;
+    }
+    return this.pipedFrom(construct);
+  }
+
+  private pipedFrom(transform: Node): Family | null {
+    const parent = transform.parent;
+    if (parent?.type === 'CallExpression' && parent.arguments.includes(transform as TSESTree.CallExpressionArgument)) {
+      const callee = unwrap(parent.callee);
+      if (callee?.type === 'MemberExpression' && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
+    }
+    if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') {
+      const variable = this.resolve(parent.id);
+      for (const reference of variable?.references ?? []) {
+        const family = this.pipedFrom(reference.identifier as Node);
+        if (family) return family;
+      }
+    }
+    return null;
+  }
+
+  private resolve(identifier: TSESTree.Identifier): Variable | null {
+    let scope: Scope | null = this.options.getScope(identifier);
+    while (scope) {
+      const variable = scope.set.get(identifier.name);
+      if (variable) return variable;
+      scope = scope.upper;
+    }
+    return null;
+  }
+
+  private familyOfMember(node: TSESTree.MemberExpression): Family | null {
+    const name = propertyName(node);
+    if (name === 'body' || name === 'readable') {
+      const family = this.familyOf(node.object);
+      if (family) return family;
+    }
+    const object = unwrap(node.object);
+    if (object?.type === 'ThisExpression' && name) {
+      const classNode = enclosingClass(node);
+      if (classNode) {
+        const family = this.classFieldFamily(classNode, name);
+        if (family) return family;
+      }
+    }
+    if (name && isResponseName(name)) return `member:${name}`;
+    return null;
+  }
+
+  private familyOfCall(node: TSESTree.CallExpression): Family | null {
+    if (this.isRequestCall(node)) return node;
+    const callee = unwrap(node.callee);
+    if (callee?.type === 'MemberExpression') {
+      const method = propertyName(callee);
+      if (callee.computed && isAsyncIteratorKey(callee.property as Node)) return this.familyOf(callee.object);
+      if (method && DERIVING_METHODS.has(method)) return this.familyOf(callee.object);
+      if (method && NOT_A_STREAM_METHODS.has(method)) return null;
+    }
+    return this.familyOfArguments(node.arguments);
+  }
+
+  /** A parser or iterator built over a response (`iterSSE(response)`, `new EventStream(res.body)`). */
+  private familyOfArguments(args: readonly TSESTree.CallExpressionArgument[]): Family | null {
+    for (const argument of args) {
+      if (argument.type === 'SpreadElement' || argument.type === 'ArrowFunctionExpression' || argument.type === 'FunctionExpression') continue;
+      const family = this.familyOf(argument);
+      if (family) return family;
+    }
+    return null;
+  }
+
+  isRequestCall(node: TSESTree.CallExpression): boolean {
+    const callee = unwrap(node.callee);
+    const name = calleeName(node.callee);
+    if (!name) return false;
+    const nameWords = words(name);
+    if (nameWords[nameWords.length - 1] === 'fetch') return true;
+    if (callee?.type === 'MemberExpression') {
+      const object = unwrap(callee.object);
+      return object?.type === 'Identifier' && object.name === 'undici' && UNDICI_CALLS.has(name);
+    }
+    if (callee?.type === 'Identifier' && UNDICI_CALLS.has(name)) {
+      const variable = this.resolve(callee);
+      const def = variable?.defs[0];
+      return def?.type === 'ImportBinding' && (def.parent as TSESTree.ImportDeclaration).source.value === 'undici';
+    }
+    return false;
+  }
+
+  private familyOfVariable(variable: Variable): Family | null {
+    if (this.variableFamilies.has(variable)) return this.variableFamilies.get(variable)!;
+    this.variableFamilies.set(variable, null);
+    const family = this.computeVariableFamily(variable);
+    this.variableFamilies.set(variable, family);
+    return family;
+  }
+
+  private computeVariableFamily(variable: Variable): Family | null {
+    for (const def of variable.defs) {
+      const name = def.name as TSESTree.Identifier;
+      if (hasStreamTypeAnnotation(name)) return variable;
+      if (def.type === 'Variable') {
+        const declarator = def.node as TSESTree.VariableDeclarator;
+        if (declarator.init && isNewAbortController(declarator.init)) {
+          return this.requestUsingSignalOf(variable);
+        }
+        const family = declarator.id === name ? this.familyOf(declarator.init) : this.familyFromPattern(name, declarator.init);
+        if (family) return family;
+      } else if (def.type === 'Parameter') {
+        const family = this.familyOfCallbackParameter(def.node as Node, name);
+        if (family) return family;
+      }
+    }
+    for (const reference of variable.references) {
+      if (!reference.writeExpr || reference.init) continue;
+      const target = reference.identifier as Node;
+      const family =
+        target.parent?.type === 'AssignmentExpression' && target.parent.left === target
+          ? isNewAbortController(reference.writeExpr as Node)
+            ? this.requestUsingSignalOf(variable)
+            : this.familyOf(reference.writeExpr as Node)
+          : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr as Node);
+      if (family) return family;
+    }
+    if (isResponseName(variable.name)) return variable;
+    const def = variable.defs[0];
+    if (def && this.options.typeOracle?.(def.name as Node) === true) return variable;
+    return null;
+  }
+
+  /** `const { body } = response` takes the response's body; array patterns (`tee()` branches) do not. */
+  private familyFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
+    const property = name.parent;
+    if (property?.type !== 'Property' || property.value !== name || property.parent?.type !== 'ObjectPattern') return null;
+    const key = property.key.type === 'Identifier' ? property.key.name : null;
+    if (key !== 'body' && key !== 'readable') return null;
+    return this.familyOf(init);
+  }
+
+  /** `res` of `http.get(url, res => …)` and of `fetch(url).then(res => …)`. */
+  private familyOfCallbackParameter(fn: Node, name: TSESTree.Identifier): Family | null {
+    if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return null;
+    if (fn.params[0] !== name) return null;
+    const call = fn.parent;
+    if (call?.type !== 'CallExpression' || !call.arguments.includes(fn as TSESTree.CallExpressionArgument)) return null;
+    const callee = unwrap(call.callee);
+    if (callee?.type !== 'MemberExpression') return null;
+    const method = propertyName(callee);
+    const object = unwrap(callee.object);
+    if (method === 'then') return this.familyOf(callee.object);
+    if (method && NODE_HTTP_CALLS.has(method) && object?.type === 'Identifier' && (object.name === 'http' || object.name === 'https')) {
+      return call;
+    }
+    return null;
+  }
+
+  /** An AbortController belongs to the response whose request took its signal. */
+  private requestUsingSignalOf(variable: Variable): Family | null {
+    for (const reference of variable.references) {
+      const member = reference.identifier.parent;
+      if (member?.type !== 'MemberExpression' || member.object !== reference.identifier || propertyName(member) !== 'signal') continue;
+      const request = this.requestReceiving(member, 3);
+      if (request) return this.familyOf(request);
+    }
+    return null;
+  }
+
+  private requestReceiving(start: Node, depth: number): TSESTree.CallExpression | null {
+    let node: Node = start;
+    for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
+      switch (parent.type) {
+        case 'Property':
+        case 'ObjectExpression':
+        case 'ArrayExpression':
+        case 'SpreadElement':
+        case 'LogicalExpression':
+        case 'ConditionalExpression':
+        case 'AwaitExpression':
+        case 'TSAsExpression':
+          continue;
+        case 'CallExpression':
+        case 'NewExpression':
+          if (!parent.arguments.includes(node as TSESTree.CallExpressionArgument)) return null;
+          if (parent.type === 'CallExpression' && this.isRequestCall(parent)) return parent;
+          continue;
+        case 'VariableDeclarator': {
+          if (depth === 0 || parent.id.type !== 'Identifier' || parent.init !== node) return null;
+          const variable = this.resolve(parent.id);
+          for (const reference of variable?.references ?? []) {
+            if (reference.init) continue;
+            const request = this.requestReceiving(reference.identifier as Node, depth - 1);
+            if (request) return request;
+          }
+          return null;
+        }
+        default:
+          return null;
+      }
+    }
+    return null;
+  }
+
+  private classFieldFamily(classNode: Node, field: string): Family | null {
+    let fields = this.classFields.get(classNode);
+    if (!fields) {
+      fields = new Map();
+      this.classFields.set(classNode, fields);
+      this.collectClassFields(classNode, fields);
+    }
+    return fields.get(field) ?? null;
+  }
+
+  private collectClassFields(classNode: Node, fields: Map<string, Family | null>): void {
+    const assignments: Array<[string, Node]> = [];
+    walk(classNode, this.options.visitorKeys, (node) => {
+      if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && unwrap(node.left.object)?.type === 'ThisExpression') {
+        const name = propertyName(node.left);
+        if (name) assignments.push([name, node.right]);
+      } else if (node.type === 'PropertyDefinition' && node.key.type === 'Identifier' && node.parent?.parent === classNode) {
+        if (hasStreamTypeAnnotation(node)) fields.set(node.key.name, `field:${node.key.name}`);
+        else if (node.value) assignments.push([node.key.name, node.value]);
+      } else if (node.type === 'TSParameterProperty' && node.parameter.type === 'Identifier') {
+        const name = node.parameter.name;
+        if (hasStreamTypeAnnotation(node.parameter) || isResponseName(name)) fields.set(name, `field:${name}`);
+      }
+    });
+    for (const [name, value] of assignments) {
+      if (fields.get(name)) continue;
+      fields.set(name, null);
+      const family = isNewAbortController(value) ? this.requestUsingFieldSignal(classNode, name) : this.familyOf(value);
+      if (family) fields.set(name, family);
+    }
+  }
+
+  private requestUsingFieldSignal(classNode: Node, field: string): Family | null {
+    let found: Family | null = null;
+    walk(classNode, this.options.visitorKeys, (node) => {
+      if (found || node.type !== 'MemberExpression' || propertyName(node) !== 'signal') return;
+      const object = unwrap(node.object);
+      if (object?.type !== 'MemberExpression' || unwrap(object.object)?.type !== 'ThisExpression' || propertyName(object) !== field) return;
+      const request = this.requestReceiving(node, 3);
+      if (request) found = this.familyOf(request);
+    });
+    return found;
+  }
+
+  private readResultVariableFamily(variable: Variable): Family | null {
+    for (const def of variable.defs) {
+      if (def.type === 'Variable') {
+        const family = this.readResultFamily((def.node as TSESTree.VariableDeclarator).init);
+        if (family) return family;
+      }
+      if (def.type === 'Parameter') {
+        const family = this.readCallbackFamily(def.node as Node);
+        if (family) return family;
+      }
+    }
+    for (const reference of variable.references) {
+      const family = reference.writeExpr ? this.readResultFamily(reference.writeExpr as Node) : null;
+      if (family) return family;
+    }
+    return null;
+  }
+
+  /** `reader.read().then(({ done, value }) => …)`. */
+  private readCallbackFamily(fn: Node): Family | null {
+    const call = fn.parent;
+    if (call?.type !== 'CallExpression') return null;
+    const callee = unwrap(call.callee);
+    if (callee?.type !== 'MemberExpression' || propertyName(callee) !== 'then') return null;
+    return this.readResultFamily(callee.object);
+  }
+
+  private eofVariableFamily(variable: Variable): Family | null {
+    if (this.eofVariables.has(variable)) return this.eofVariables.get(variable)!;
+    this.eofVariables.set(variable, null);
+    let family: Family | null = null;
+    for (const def of variable.defs) {
+      const name = def.name as TSESTree.Identifier;
+      if (def.type === 'Variable') {
+        const declarator = def.node as TSESTree.VariableDeclarator;
+        family = declarator.id === name ? this.eofFamily(declarator.init) : this.doneFromPattern(name, declarator.init);
+      } else if (def.type === 'Parameter' && isDoneProperty(name)) {
+        family = this.readCallbackFamily(def.node as Node);
+      }
+      if (family) break;
+    }
+    if (!family) {
+      for (const reference of variable.references) {
+        if (!reference.writeExpr || reference.init) continue;
+        const target = reference.identifier as Node;
+        family =
+          target.parent?.type === 'AssignmentExpression' && target.parent.left === target
+            ? this.eofFamily(reference.writeExpr as Node)
+            : this.doneFromPattern(target as TSESTree.Identifier, reference.writeExpr as Node);
+        if (family) break;
+      }
+    }
+    this.eofVariables.set(variable, family);
+    return family;
+  }
+
+  private doneFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
+    return isDoneProperty(name) ? this.readResultFamily(init) : null;
+  }
+}
+
+function isDoneProperty(name: TSESTree.Identifier): boolean {
+  const property = name.parent;
+  return (
+    property?.type === 'Property' &&
+    property.value === name &&
+    property.parent?.type === 'ObjectPattern' &&
+    property.key.type === 'Identifier' &&
+    property.key.name === 'done'
+  );
+}
+
+function isNewAbortController(node: Node): boolean {
+  const target = unwrap(node);
+  return target?.type === 'NewExpression' && calleeName(target.callee) === 'AbortController';
+}
+
+function hasStreamTypeAnnotation(node: { typeAnnotation?: TSESTree.TSTypeAnnotation | undefined }): boolean {
+  const annotation = node.typeAnnotation?.typeAnnotation;
+  return annotation ? typeNamesStream(annotation) : false;
+}
+
+function typeNamesStream(type: TSESTree.TypeNode): boolean {
+  if (type.type === 'TSUnionType') return type.types.some(typeNamesStream);
+  if (type.type !== 'TSTypeReference') return false;
+  const name = type.typeName.type === 'Identifier' ? type.typeName.name : type.typeName.type === 'TSQualifiedName' ? type.typeName.right.name : null;
+  return name !== null && STREAM_TYPE_NAMES.has(name);
+}
+
+function enclosingClass(node: Node): Node | null {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === 'ClassBody') return current.parent ?? null;
+    if (current.type === 'FunctionDeclaration' || current.type === 'FunctionExpression') {
+      const holder = current.parent;
+      if (holder?.type !== 'MethodDefinition' && holder?.type !== 'PropertyDefinition') return null;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,22 @@
+import type { ESLint, Linter, Rule } from 'eslint';
+import packageJson from '../package.json' with { type: 'json' };
+import noEarlyStreamClose from './no-early-stream-close.js';
+
+export { closeCandidatePattern, DEFAULT_CLOSE_METHODS } from './analysis/prefilter.js';
+export { DEFAULT_TERMINAL_PATTERNS } from './analysis/words.js';
+
+const rules: Record<string, Rule.RuleModule> = { 'no-early-stream-close': noEarlyStreamClose };
+
+const plugin = {
+  meta: { name: packageJson.name, version: packageJson.version },
+  rules,
+  configs: {} as Record<'recommended', Linter.Config>,
+} satisfies ESLint.Plugin;
+
+plugin.configs.recommended = {
+  name: 'drainguard/recommended',
+  plugins: { drainguard: plugin },
+  rules: { 'drainguard/no-early-stream-close': 'error' },
+};
+
+export default plugin;

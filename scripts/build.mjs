@@ -1,0 +1,34 @@
+// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM) and the
+// jscodeshift transform (CommonJS, because jscodeshift's workers require() it).
+import { build } from 'esbuild';
+import { chmodSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+};
+
+rmSync(`${root}/dist`, { recursive: true, force: true });
+await Promise.all([
+  build({ ...common, entryPoints: ['rules/index.ts'], outfile: 'dist/index.js', format: 'esm' }),
+  build({
+    ...common,
+    entryPoints: ['cli/main.ts'],
+    outfile: 'dist/cli.js',
+    format: 'esm',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  build({
+    ...common,
+    entryPoints: ['codemods/drain-terminal-event.ts'],
+    outfile: 'dist/codemod.cjs',
+    format: 'cjs',
+  }),
+]);
+chmodSync(`${root}/dist/cli.js`, 0o755);
