@@ -263,7 +263,7 @@ function inheritsState(node: Node): boolean {
 }
 
 /** The statement a `break`/`continue` transfers to. */
-function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement): Node | null {
+export function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement): Node | null {
   for (let current = node.parent as Node | undefined; current; current = current.parent) {
     if (isFunction(current)) return null;
     if (node.label) {
@@ -276,7 +276,7 @@ function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement):
 }
 
 /** The innermost async-iteration loop that the jump leaves (return leaves all in the function; continue to the loop itself leaves none). */
-function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | null {
+export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | null {
   const isReturn = node.type === 'ReturnStatement';
   for (let current = node.parent as Node | undefined; current; current = current.parent) {
     if (isFunction(current)) return null;

@@ -26,7 +26,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['codemods/drain-terminal-event.ts'],
+    entryPoints: ['codemods/drain-terminal-event.cts'],
     outfile: 'dist/codemod.cjs',
     format: 'cjs',
   }),

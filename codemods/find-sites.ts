@@ -1,0 +1,51 @@
+import { Linter, type Rule, type SourceCode } from 'eslint';
+import rule from '../rules/no-early-stream-close.js';
+import type { Node } from '../rules/analysis/ast.js';
+import { languageOptionsFor } from './language.js';
+
+export interface FoundSite {
+  node: Node;
+  messageId: string;
+  line: number;
+  column: number;
+}
+
+export interface FoundSites {
+  sites: FoundSite[];
+  sourceCode: SourceCode;
+  parseError?: string;
+}
+
+/** Runs the rule itself over the text (the single detection) and keeps the AST node of every report. */
+export function findSites(text: string, filePath: string): FoundSites {
+  const captured: FoundSite[] = [];
+  const capturingRule: Rule.RuleModule = {
+    meta: rule.meta,
+    create(context) {
+      const proxy = Object.create(context, {
+        report: {
+          value(descriptor: { node: Node; messageId: string }) {
+            const { line, column } = descriptor.node.loc.start;
+            captured.push({ node: descriptor.node, messageId: descriptor.messageId, line, column: column + 1 });
+          },
+        },
+      }) as Rule.RuleContext;
+      return rule.create(proxy);
+    },
+  };
+  const linter = new Linter({ configType: 'flat' });
+  const messages = linter.verify(
+    text,
+    [
+      {
+        files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
+        languageOptions: languageOptionsFor(filePath),
+        plugins: { drainguard: { rules: { 'no-early-stream-close': capturingRule } } },
+        rules: { 'drainguard/no-early-stream-close': 'error' },
+      },
+    ],
+    { filename: filePath },
+  );
+  const fatal = messages.find((message) => message.fatal);
+  return { sites: captured, sourceCode: linter.getSourceCode()!, parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
+}
