@@ -1,4 +1,6 @@
-import { rewrite, DEFAULT_DRAIN_TIMEOUT_MS, type RewriteOptions } from './rewrite.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Rewrite from './rewrite.js';
 
 interface FileInfo {
   path: string;
@@ -8,9 +10,14 @@ interface Api {
   report?: (message: string) => void;
 }
 
-function budgetFrom(options: Record<string, unknown>): number {
-  const raw = options.drainTimeoutMs ?? options['drain-timeout-ms'] ?? DEFAULT_DRAIN_TIMEOUT_MS;
-  const value = typeof raw === 'string' ? Number(raw) : raw;
+// jscodeshift compiles the transform and everything it require()s with Babel unless run with --no-babel.
+// Loading the rewrite (and ESLint, TypeScript) through import() keeps that cost away from users.
+const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<typeof Rewrite>;
+let rewriteModule: Promise<typeof Rewrite> | undefined;
+
+function budgetFrom(options: Record<string, unknown>, fallback: number): number {
+  const raw = options.drainTimeoutMs ?? options['drain-timeout-ms'] ?? fallback;
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
     throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${String(raw)}`);
   }
@@ -20,11 +27,12 @@ function budgetFrom(options: Record<string, unknown>): number {
 /**
  * jscodeshift transform `drain-terminal-event`: finds the sites with the rule
  * `drainguard/no-early-stream-close` and rewrites each into a bounded drain.
- * Returns undefined (jscodeshift: unmodified) for files with nothing to change.
+ * Resolves to undefined (jscodeshift: skipped) for files with nothing to change.
  */
-function transform(file: FileInfo, api: Api, options: Record<string, unknown> = {}): string | undefined {
-  const rewriteOptions: RewriteOptions = { drainTimeoutMs: budgetFrom(options) };
-  const result = rewrite(file.source, file.path, rewriteOptions);
+async function transform(file: FileInfo, api: Api, options: Record<string, unknown> = {}): Promise<string | undefined> {
+  rewriteModule ??= importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
+  const { rewrite, DEFAULT_DRAIN_TIMEOUT_MS } = await rewriteModule;
+  const result = rewrite(file.source, file.path, { drainTimeoutMs: budgetFrom(options, DEFAULT_DRAIN_TIMEOUT_MS) });
   if (result.parseError) throw new SyntaxError(`${file.path}: ${result.parseError}`);
   for (const site of result.sites) {
     if (site.status === 'manual' || site.reason) {
@@ -33,8 +41,5 @@ function transform(file: FileInfo, api: Api, options: Record<string, unknown> = 
   }
   return result.output ?? undefined;
 }
-
-transform.rewrite = rewrite;
-transform.DEFAULT_DRAIN_TIMEOUT_MS = DEFAULT_DRAIN_TIMEOUT_MS;
 
 export = transform;

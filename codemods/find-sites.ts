@@ -1,6 +1,7 @@
 import { Linter, type Rule, type SourceCode } from 'eslint';
 import rule from '../rules/no-early-stream-close.js';
 import type { Node } from '../rules/analysis/ast.js';
+import { basename } from 'node:path';
 import { languageOptionsFor } from './language.js';
 
 export interface FoundSite {
@@ -44,7 +45,8 @@ export function findSites(text: string, filePath: string): FoundSites {
         rules: { 'drainguard/no-early-stream-close': 'error' },
       },
     ],
-    { filename: filePath },
+    // Flat config matches files relative to the cwd; the parser only needs the extension.
+    { filename: basename(filePath) },
   );
   const fatal = messages.find((message) => message.fatal);
   return { sites: captured, sourceCode: linter.getSourceCode()!, parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };

@@ -14,8 +14,8 @@ export interface LocalDrainPlan {
   statement: Node;
   reader: string;
   readMethod: 'read' | 'next';
-  closeText: string;
-  closeReturnsPromise: boolean;
+  /** What the budget timer runs: the original close, or the request's abort; null when nothing can end the drain early. */
+  budget: { text: string; returnsPromise: boolean } | null;
 }
 
 /** Keep the `for await` running to EOF behind a flag (SPEC §2 "flag and continue"). */
@@ -71,15 +71,15 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
       const reader = family ? findReaderInHand(node, callee.object as Node, family, fn, streams, sourceCode) : null;
       const closeText = text(unwrapClose(node));
       if (reader) {
-        plans.push({
-          kind: 'local-drain',
-          site,
-          statement,
-          reader: reader.text,
-          readMethod: reader.method,
-          closeText,
-          closeReturnsPromise: PROMISE_CLOSES.has(method),
-        });
+        // A pending next() of an async iterator holds back its return(), so only an abort can end that drain early.
+        const controller = reader.method === 'next' && family ? findRequestController(node, family, streams, sourceCode) : null;
+        const budget =
+          reader.method === 'read'
+            ? { text: closeText, returnsPromise: PROMISE_CLOSES.has(method) }
+            : controller
+              ? { text: `${controller}.abort()`, returnsPromise: false }
+              : null;
+        plans.push({ kind: 'local-drain', site, statement, reader: reader.text, readMethod: reader.method, budget });
         continue;
       }
       const loop = family ? enclosingAsyncLoopOf(node, family, streams) : null;
@@ -127,7 +127,8 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
 
   for (const plan of flagPlans.values()) {
     if (plan.budget) continue;
-    const controller = findRequestController(plan.loop, streams, sourceCode);
+    const family = streams.asyncLoopFamily(plan.loop);
+    const controller = family ? findRequestController(plan.loop, family, streams, sourceCode) : null;
     if (controller) plan.budget = { text: `${controller}.abort()`, returnsPromise: false };
   }
   return plans;
@@ -246,17 +247,16 @@ function enclosingAsyncLoopOf(node: Node, family: Family, streams: StreamResolve
   return null;
 }
 
-/** The `AbortController` whose signal went into the request the loop reads, if one is in scope. */
-function findRequestController(loop: Node, streams: StreamResolver, sourceCode: SourceCode): string | null {
-  const family = streams.asyncLoopFamily(loop);
-  const fn = enclosingFunction(loop);
-  if (!family || !fn) return null;
+/** The `AbortController` whose signal went into the request of `family`, if one is in scope at `at`. */
+function findRequestController(at: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): string | null {
+  const fn = enclosingFunction(at);
+  if (!fn) return null;
   let found: string | null = null;
   walk(fn, sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
     if (found || node.type !== 'VariableDeclarator' || node.id.type !== 'Identifier') return;
     const init = unwrap(node.init);
     if (init?.type !== 'NewExpression' || calleeName(init.callee) !== 'AbortController') return;
-    if (streams.familyOf(node.id) === family && inScopeAt(node.id, loop, sourceCode)) found = node.id.name;
+    if (streams.familyOf(node.id) === family && inScopeAt(node.id, at, sourceCode)) found = node.id.name;
   });
   return found;
 }

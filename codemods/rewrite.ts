@@ -49,12 +49,11 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
       results.push({ line: plan.site.line, column: plan.site.column, status: 'manual', reason: plan.reason });
     } else if (plan.kind === 'local-drain') {
       edits.push(localDrainEdit(plan, text, layout, budget, taken));
-      results.push({ line: plan.site.line, column: plan.site.column, status: 'fixed' });
+      results.push({ line: plan.site.line, column: plan.site.column, status: 'fixed', ...unbounded(budget, plan.budget) });
     } else {
       edits.push(flagEdit(plan, text, layout, budget, taken));
-      const note = budget > 0 && !plan.budget ? 'drained without a budget: no AbortController or reader of this request is in scope' : undefined;
       for (const change of plan.changes) {
-        results.push({ line: change.site.line, column: change.site.column, status: 'fixed', ...(note ? { reason: note } : {}) });
+        results.push({ line: change.site.line, column: change.site.column, status: 'fixed', ...unbounded(budget, plan.budget) });
       }
     }
   }
@@ -68,6 +67,20 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
 function isStatementListItem(statement: Node): boolean {
   const parent = statement.parent?.type;
   return parent === 'BlockStatement' || parent === 'SwitchCase' || parent === 'Program' || parent === 'StaticBlock';
+}
+
+/** Removes a statement; when it stands alone on its line(s), the whole line goes. */
+function removeStatementEdit(text: string, statement: Node): Edit {
+  const [start, end] = range(statement);
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const eol = /^[ \t]*(\r?\n)/.exec(text.slice(end));
+  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && eol) return { start: lineStart, end: end + eol[0].length, text: '' };
+  return { start, end, text: '' };
+}
+
+/** SPEC §2: where nothing in scope can end the drain early, the drain is unbounded and the report says so. */
+function unbounded(budget: number, action: unknown): { reason?: string } {
+  return budget > 0 && !action ? { reason: 'drained without a budget: no AbortController of this request is in scope to end the drain early' } : {};
 }
 
 function range(node: Node): [number, number] {
@@ -96,10 +109,10 @@ function localDrainEdit(plan: LocalDrainPlan, text: string, layout: Layout, budg
   const inBlock = isStatementListItem(plan.statement);
   const at = inBlock ? indent : indent + u;
   let body = drainLoop;
-  if (budget > 0) {
+  if (budget > 0 && plan.budget) {
     const timer = freshName(text, 'drainTimer', taken);
     body = [
-      `const ${timer} = ${withIndent(timerCall(layout, plan.closeText, plan.closeReturnsPromise, budget), at)}${s}`,
+      `const ${timer} = ${withIndent(timerCall(layout, plan.budget.text, plan.budget.returnsPromise, budget), at)}${s}`,
       `try {`,
       ...drainLoop.map((line) => `${u}${line}`),
       `} catch {`,
@@ -133,7 +146,12 @@ function flagEdit(plan: FlagPlan, text: string, layout: Layout, budget: number, 
   const bodyIndent = `${indentAt(text, range(loop)[0])}${u}`;
   inner.push({ start: bodyOpen, end: bodyOpen, text: `${layout.eol}${bodyIndent}if (${flag}) continue${s}` });
 
+  const jumpParents = new Set(plan.changes.filter((change) => change.kind !== 'close').map((change) => change.statement.parent));
   for (const change of plan.changes) {
+    if (change.kind === 'close' && jumpParents.has(change.statement.parent)) {
+      inner.push(removeStatementEdit(text, change.statement));
+      continue;
+    }
     const [start, end] = range(change.statement);
     const at = indentAt(text, start);
     const needsBlock = !isStatementListItem(change.statement);

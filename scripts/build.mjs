@@ -1,5 +1,6 @@
-// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM) and the
-// jscodeshift transform (CommonJS, because jscodeshift's workers require() it).
+// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM), the rewrite engine (ESM) and the
+// jscodeshift transform (CommonJS, because jscodeshift's workers require() it; it
+// import()s dist/rewrite.js, the ESM rewrite engine the CLI also bundles).
 import { build } from 'esbuild';
 import { chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,7 @@ await Promise.all([
     format: 'esm',
     banner: { js: '#!/usr/bin/env node' },
   }),
+  build({ ...common, entryPoints: ['codemods/rewrite.ts'], outfile: 'dist/rewrite.js', format: 'esm' }),
   build({
     ...common,
     entryPoints: ['codemods/drain-terminal-event.cts'],

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures', import.meta.url));
+
+export interface ExpectedSite {
+  line: number;
+  column: number;
+  status: 'fixed' | 'manual';
+  reason?: string;
+}
+
+export interface FixtureCase {
+  name: string;
+  dir: string;
+  ext: string;
+  inputPath: string;
+  input: string;
+  output: string;
+  sites: ExpectedSite[];
+  drainTimeoutMs?: number;
+}
+
+/** Every fixtures/<name>/ with input.<ext>, output.<ext> (expected), sites.json (expected report) and optional options.json. */
+export function loadFixtures(): FixtureCase[] {
+  return readdirSync(FIXTURES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => {
+      const dir = join(FIXTURES_DIR, entry.name);
+      const inputName = readdirSync(dir).find((file) => file.startsWith('input.'))!;
+      const ext = extname(inputName);
+      const optionsPath = join(dir, 'options.json');
+      const options = existsSync(optionsPath) ? (JSON.parse(readFileSync(optionsPath, 'utf8')) as { drainTimeoutMs?: number }) : {};
+      return {
+        name: entry.name,
+        dir,
+        ext,
+        inputPath: join(dir, inputName),
+        input: readFileSync(join(dir, inputName), 'utf8'),
+        output: readFileSync(join(dir, `output${ext}`), 'utf8'),
+        sites: JSON.parse(readFileSync(join(dir, 'sites.json'), 'utf8')) as ExpectedSite[],
+        drainTimeoutMs: options.drainTimeoutMs,
+      };
+    });
+}
