@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import type { SiteResult } from '../codemods/rewrite.js';
+
+export interface FileReport {
+  path: string;
+  changed: boolean;
+  sites: SiteResult[];
+  error?: string;
+  diff?: string;
+}
+
+export interface FixSummary {
+  filesScanned: number;
+  sitesFound: number;
+  fixed: number;
+  manual: number;
+  errors: number;
+}
+
+export function summarize(files: readonly FileReport[], filesScanned: number): FixSummary {
+  const sites = files.flatMap((file) => file.sites);
+  return {
+    filesScanned,
+    sitesFound: sites.length,
+    fixed: sites.filter((site) => site.status === 'fixed').length,
+    manual: sites.filter((site) => site.status === 'manual').length,
+    errors: files.filter((file) => file.error !== undefined).length,
+  };
+}
+
+/** A unified diff, the shape `--print` shows (and `git apply` accepts). */
+export function unifiedDiff(relativePath: string, before: string, after: string): string {
+  const name = relativePath.split(path.sep).join('/');
+  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, undefined, undefined, { context: 3 }).replace(/^=+\r?\n/, '');
+}
+
+export function colorDiff(diff: string): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---')) return `\u001b[1m${line}\u001b[22m`;
+      if (line.startsWith('+')) return `\u001b[32m${line}\u001b[39m`;
+      if (line.startsWith('-')) return `\u001b[31m${line}\u001b[39m`;
+      if (line.startsWith('@@')) return `\u001b[36m${line}\u001b[39m`;
+      return line;
+    })
+    .join('\n');
+}
+
+/** The human report: one line per site or failed file, then the totals. */
+export function humanReport(files: readonly FileReport[], summary: FixSummary, cwd: string, dry: boolean): string {
+  const out: string[] = [];
+  for (const file of files) {
+    const shown = path.relative(cwd, file.path) || file.path;
+    if (file.error !== undefined) out.push(`${shown}  error  ${file.error}`);
+    for (const site of file.sites) {
+      out.push(`${shown}:${site.line}:${site.column}  ${site.status}${site.reason ? `  ${site.reason}` : ''}`);
+    }
+  }
+  const totals =
+    `${summary.filesScanned} file${summary.filesScanned === 1 ? '' : 's'} scanned, ${summary.sitesFound} site${summary.sitesFound === 1 ? '' : 's'}: ` +
+    `${summary.fixed} fixed, ${summary.manual} manual, ${summary.errors} error${summary.errors === 1 ? '' : 's'}`;
+  out.push(dry ? `${totals} (dry run: nothing written)` : totals);
+  return `${out.join('\n')}\n`;
+}

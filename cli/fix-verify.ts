@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Project } from 'ts-morph';
+
+/**
+ * `--verify`: type-checks a TypeScript file before and after its rewrite with ts-morph, using the
+ * nearest tsconfig.json (else strict defaults), and returns the diagnostics the rewrite adds.
+ */
+export class RewriteVerifier {
+  private readonly projects = new Map<string, Project>();
+  private tsMorph: typeof import('ts-morph') | undefined;
+
+  async addedDiagnostics(filePath: string, before: string, after: string): Promise<string[]> {
+    const project = await this.projectFor(filePath);
+    const check = (text: string): string[] => {
+      const file = project.createSourceFile(filePath, text, { overwrite: true });
+      const messages = file.getPreEmitDiagnostics().map((diagnostic) => {
+        const text = this.tsMorph!.ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, ' ');
+        return `TS${diagnostic.getCode()}: ${text}`;
+      });
+      project.removeSourceFile(file);
+      return messages;
+    };
+    const old = check(before);
+    const remaining = [...old];
+    const added: string[] = [];
+    for (const message of check(after)) {
+      const index = remaining.indexOf(message);
+      if (index >= 0) remaining.splice(index, 1);
+      else added.push(message);
+    }
+    return added;
+  }
+
+  private async projectFor(filePath: string): Promise<Project> {
+    this.tsMorph ??= await import('ts-morph');
+    const { Project, ts } = this.tsMorph;
+    const tsconfig = findUp(path.dirname(filePath), 'tsconfig.json');
+    const key = tsconfig ?? '<defaults>';
+    let project = this.projects.get(key);
+    if (!project) {
+      project = tsconfig
+        ? new Project({ tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true })
+        : new Project({
+            compilerOptions: {
+              strict: true,
+              target: ts.ScriptTarget.ES2022,
+              module: ts.ModuleKind.NodeNext,
+              moduleResolution: ts.ModuleResolutionKind.NodeNext,
+              lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.asynciterable.d.ts'],
+              jsx: ts.JsxEmit.Preserve,
+              skipLibCheck: true,
+              noEmit: true,
+            },
+          });
+      this.projects.set(key, project);
+    }
+    return project;
+  }
+}
+
+function findUp(start: string, name: string): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, name);
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}

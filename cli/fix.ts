@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { isTypeScriptPath } from '../codemods/language.js';
+import { rewrite } from '../codemods/rewrite.js';
+import { closeCandidatePattern } from '../rules/analysis/prefilter.js';
+import { collectFiles } from './files.js';
+import { parseFixArgs } from './fix-args.js';
+import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
+import { RewriteVerifier } from './fix-verify.js';
+import { stdoutSupportsColor } from './format.js';
+import { dirtyWorkTrees } from './git-clean.js';
+import { FIX_USAGE } from './usage.js';
+
+const CAN_CLOSE = closeCandidatePattern();
+
+/** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal. */
+export async function runFix(argv: readonly string[]): Promise<number> {
+  const parsed = parseFixArgs(argv);
+  if (!parsed.ok) {
+    process.stderr.write(`drainguard fix: ${parsed.error}\nRun 'drainguard fix --help' for usage.\n`);
+    return 2;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    process.stdout.write(FIX_USAGE);
+    return 0;
+  }
+
+  const cwd = process.cwd();
+  const { files, missing, unsupported } = await collectFiles(args.paths, cwd);
+  if (missing.length > 0) {
+    for (const given of missing) process.stderr.write(`drainguard fix: no such file or directory: ${given}\n`);
+    return 2;
+  }
+  for (const given of unsupported) {
+    process.stderr.write(`drainguard fix: skipping ${given}: not a .js .jsx .mjs .cjs .ts .tsx .mts or .cts file\n`);
+  }
+  if (!args.dry && !args.force) {
+    const dirty = await dirtyWorkTrees(new Set([cwd, ...files.map((file) => path.dirname(file))]));
+    if (dirty.length > 0) {
+      process.stderr.write(
+        `drainguard fix: refusing to rewrite files: the git work tree ${dirty.join(', ')} has uncommitted changes.\n` +
+          `Commit or stash them first so the rewrite can be reviewed as its own diff, or pass --force to rewrite anyway (--dry shows what would change).\n`,
+      );
+      return 2;
+    }
+  }
+
+  let interrupted = false;
+  const onSigint = (): void => {
+    interrupted = true;
+  };
+  process.on('SIGINT', onSigint);
+  const progress = process.stderr.isTTY && !args.json;
+  const verifier = args.verify ? new RewriteVerifier() : undefined;
+  const reports: FileReport[] = [];
+  const color = stdoutSupportsColor();
+  let scanned = 0;
+  try {
+    for (const file of files) {
+      if (interrupted) break;
+      scanned++;
+      if (progress) process.stderr.write(`\r\u001b[2K[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
+      const report = await fixFile(file, args, verifier);
+      if (!report) continue;
+      reports.push(report);
+      if (args.print && report.diff && !args.json) process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    if (progress) process.stderr.write('\r\u001b[2K');
+  }
+
+  const summary = summarize(reports, scanned);
+  if (args.json) {
+    const shown = reports.map((report) => (args.print ? report : { ...report, diff: undefined }));
+    process.stdout.write(`${JSON.stringify({ files: shown, summary }, null, 2)}\n`);
+  } else {
+    process.stdout.write(humanReport(reports, summary, cwd, args.dry));
+  }
+  if (interrupted) {
+    process.stderr.write(`drainguard fix: interrupted after ${scanned} of ${files.length} files; every file is either unchanged or fully rewritten.\n`);
+    return 130;
+  }
+  return summary.manual > 0 || summary.errors > 0 ? 1 : 0;
+}
+
+async function fixFile(
+  file: string,
+  args: { dry: boolean; print: boolean; drainTimeoutMs: number },
+  verifier: RewriteVerifier | undefined,
+): Promise<FileReport | null> {
+  let source: string;
+  try {
+    source = await readFile(file, 'utf8');
+  } catch (error) {
+    return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
+  }
+  if (!CAN_CLOSE.test(source)) return null;
+  const result = rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
+  if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
+  if (result.sites.length === 0) return null;
+  const report: FileReport = { path: file, changed: false, sites: result.sites };
+  if (result.output === null) return report;
+
+  if (verifier && isTypeScriptPath(file)) {
+    const added = await verifier.addedDiagnostics(file, source, result.output);
+    if (added.length > 0) {
+      const reason = `rolled back: the rewrite adds a TypeScript diagnostic: ${added[0]}`;
+      report.sites = result.sites.map((site) => (site.status === 'fixed' ? { line: site.line, column: site.column, status: 'manual', reason } : site));
+      return report;
+    }
+  }
+  if (args.print) report.diff = unifiedDiff(path.relative(process.cwd(), file), source, result.output);
+  if (!args.dry) {
+    try {
+      await writeFileAtomic(file, result.output, { encoding: 'utf8' });
+    } catch (error) {
+      report.error = `cannot write: ${messageOf(error)}`;
+      return report;
+    }
+  }
+  report.changed = true;
+  return report;
+}
+
+function messageOf(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') {
+    return `${error.code} ${error instanceof Error ? error.message : ''}`.trim();
+  }
+  return error instanceof Error ? error.message : String(error);
+}

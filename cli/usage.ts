@@ -1,0 +1,65 @@
+export const MAIN_USAGE = `Usage: drainguard <command> [options]
+
+Find and fix streamed HTTP responses that are closed right after their terminal
+event instead of being drained to EOF (they destroy keep-alive connections).
+
+Commands:
+  lint [paths...]   report early closes (ESLint rule drainguard/no-early-stream-close)
+  fix  [paths...]   rewrite them into bounded drains
+
+Options:
+  -h, --help        show this help
+  --version         print the version
+
+Run 'drainguard <command> --help' for the options of a command.
+`;
+
+export const LINT_USAGE = `Usage: drainguard lint [paths...] [--format stylish|json|sarif] [--types]
+
+Lints .js .jsx .mjs .cjs .ts .tsx .mts .cts files (not .d.ts) with the rule
+drainguard/no-early-stream-close. No ESLint configuration is needed or read.
+Directories are walked (default: .), skipping node_modules, .git and files git
+ignores; a path named explicitly is always linted.
+
+Options:
+  -f, --format <name>  stylish (default), json (ESLint's JSON formatter) or
+                       sarif (SARIF 2.1.0; files that do not parse are results
+                       of the rule drainguard/parse-error)
+  --types              confirm streams with TypeScript type information
+                       (nearest tsconfig.json; default options for other files)
+  -h, --help           show this help
+  --version            print the version
+
+Exit codes: 0 no problems, 1 problems or files that do not parse,
+            2 usage error or a path that does not exist.
+Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
+file instead of only those that can contain a close (debugging aid; the
+results are the same, only slower).
+`;
+
+export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N] [--verify] [--force]
+
+Rewrites every early close that drainguard lint reports into a bounded drain:
+the body is read to EOF so the connection goes back to the pool, and the
+original close runs only if EOF does not come within the budget. Sites that
+cannot be rewritten safely are left unchanged and reported as manual.
+
+Options:
+  --dry                  write nothing; report what would change
+  --print                show each rewrite as a unified diff
+  --json                 print { files: [...], summary: {...} } as JSON
+  --drain-timeout-ms N   the drain budget in ms (default 1000; 0 = no budget)
+  --verify               type-check each rewritten TypeScript file (nearest
+                         tsconfig.json); a rewrite that adds a diagnostic is
+                         rolled back and reported manual with the diagnostic
+  --force                rewrite even when the git work tree has uncommitted
+                         changes (fix refuses by default)
+  -h, --help             show this help
+
+Writes are atomic (temporary file + rename): an interrupted run leaves every
+file either unchanged or fully rewritten.
+
+Exit codes: 0 every site fixed (or none found), 1 some site manual or some
+            file could not be read, parsed or written, 2 usage error, a path
+            that does not exist, or refusal on a dirty work tree.
+`;
