@@ -1,0 +1,73 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { gitVisibleFiles } from './git.js';
+
+/** The file extensions drainguard lints. */
+export const LINTABLE_EXTENSIONS: readonly string[] = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'];
+
+const DECLARATION_FILE = /\.d\.[mc]?ts$/;
+const WALK_PATTERN = `**/*.{${LINTABLE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
+const ALWAYS_SKIPPED_DIRECTORIES = ['**/node_modules/**', '**/.git/**'];
+
+export interface CollectedFiles {
+  /** Absolute paths, sorted, without duplicates. */
+  files: string[];
+  /** Arguments (as given) that name nothing on disk. */
+  missing: string[];
+  /** Files named explicitly whose extension drainguard does not lint (as given). */
+  unsupported: string[];
+}
+
+export function isLintablePath(file: string): boolean {
+  return LINTABLE_EXTENSIONS.includes(path.extname(file).toLowerCase());
+}
+
+export function isDeclarationFile(file: string): boolean {
+  return DECLARATION_FILE.test(file.toLowerCase());
+}
+
+/**
+ * Walks a directory for lintable files: skips declaration files, `node_modules` and `.git`
+ * below it, and files git ignores (when the directory is in a git work tree and not itself
+ * ignored). A directory that lies inside `node_modules` is walked without the git filter.
+ */
+export async function walkDirectory(dir: string): Promise<string[]> {
+  const found = await glob(WALK_PATTERN, {
+    cwd: dir,
+    absolute: true,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    ignore: ALWAYS_SKIPPED_DIRECTORIES,
+  });
+  const files = found.map((file) => path.resolve(file)).filter((file) => !isDeclarationFile(file));
+  const insideNodeModules = dir.split(path.sep).includes('node_modules');
+  const visible = insideNodeModules ? undefined : await gitVisibleFiles(dir);
+  return visible ? files.filter((file) => visible.has(file)) : files;
+}
+
+/**
+ * Resolves CLI path arguments (relative to `cwd`; none means `.`) to the files to process.
+ * A file named explicitly is always kept (even inside `node_modules`, git-ignored, or a
+ * declaration file) as long as its extension is lintable; a directory is walked.
+ */
+export async function collectFiles(paths: readonly string[], cwd: string): Promise<CollectedFiles> {
+  const files = new Set<string>();
+  const missing: string[] = [];
+  const unsupported: string[] = [];
+  for (const given of paths.length > 0 ? paths : ['.']) {
+    const absolute = path.resolve(cwd, given);
+    const info = await stat(absolute).catch(() => undefined);
+    if (!info) {
+      missing.push(given);
+    } else if (info.isDirectory()) {
+      for (const file of await walkDirectory(absolute)) files.add(file);
+    } else if (info.isFile() && isLintablePath(absolute)) {
+      files.add(absolute);
+    } else {
+      unsupported.push(given);
+    }
+  }
+  return { files: [...files].sort(), missing, unsupported };
+}
