@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ESLint, type Linter, type Rule } from 'eslint';
+import plugin from '../rules/index.js';
+
+export const RULE_NAME = 'no-early-stream-close';
+export const RULE_ID = `drainguard/${RULE_NAME}`;
+
+/** The rule module (its `meta` gives the docs URL and description for SARIF). */
+export const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME]!;
+
+type TypeScriptParser = typeof import('@typescript-eslint/parser');
+let loadedTypeScriptParser: TypeScriptParser | undefined;
+
+/**
+ * @typescript-eslint/parser, loaded on the first TypeScript file: loading it loads the
+ * TypeScript compiler (about a second), which a run over JavaScript files never needs.
+ */
+const typeScriptParser: Linter.Parser = {
+  meta: { name: '@typescript-eslint/parser (loaded on first use)' },
+  parseForESLint(text: string, options?: unknown) {
+    loadedTypeScriptParser ??= createRequire(import.meta.url)('@typescript-eslint/parser') as TypeScriptParser;
+    return loadedTypeScriptParser.parseForESLint(text, options as never) as unknown as Linter.ESLintParseResult;
+  },
+};
+
+const JS_MODULE_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs'];
+const JS_COMMONJS_FILES = ['**/*.cjs'];
+const TS_FILES = ['**/*.ts', '**/*.mts', '**/*.cts'];
+const TSX_FILES = ['**/*.tsx'];
+
+export interface ESLintSetupOptions {
+  /** Directory used as `tsconfigRootDir` for the TypeScript project service. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Rule option `useTypes` and type information for TypeScript files (project service). */
+  types?: boolean;
+  /**
+   * TypeScript programs that provide type information instead of the project service
+   * (for files no tsconfig includes). Only used with `types`.
+   */
+  programs?: unknown[];
+  /** Parse `.js`/`.jsx` as sloppy-mode CommonJS scripts instead of ES modules (a fallback for old code). */
+  scriptMode?: boolean;
+}
+
+function typeScriptParserOptions(options: ESLintSetupOptions, jsx: boolean): Linter.ParserOptions {
+  const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx } };
+  if (!options.types) return parserOptions;
+  if (options.programs) return { ...parserOptions, programs: options.programs, project: false };
+  return { ...parserOptions, projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
+}
+
+/**
+ * drainguard's own flat config: espree for JavaScript, @typescript-eslint/parser for TypeScript,
+ * only `drainguard/no-early-stream-close` enabled. Never reads the user's ESLint config.
+ */
+export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Config[] {
+  const jsSourceType = options.scriptMode ? 'commonjs' : 'module';
+  return [
+    // Explicitly named files inside node_modules are processed (the CLI does its own walking).
+    { ignores: ['!**/node_modules/'] },
+    {
+      name: 'drainguard/cli',
+      plugins: { drainguard: plugin },
+      linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
+      rules: { [RULE_ID]: options.types ? ['error', { useTypes: true }] : 'error' },
+    },
+    {
+      files: JS_MODULE_FILES,
+      languageOptions: { ecmaVersion: 'latest', sourceType: jsSourceType, parserOptions: { ecmaFeatures: { jsx: true } } },
+    },
+    { files: JS_COMMONJS_FILES, languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs' } },
+    {
+      files: TS_FILES,
+      languageOptions: { parser: typeScriptParser, sourceType: 'module', parserOptions: typeScriptParserOptions(options, false) },
+    },
+    {
+      files: TSX_FILES,
+      languageOptions: { parser: typeScriptParser, sourceType: 'module', parserOptions: typeScriptParserOptions(options, true) },
+    },
+  ];
+}
+
+/**
+ * Builds the ESLint instance the CLI lints with. Its base path is the filesystem root so that
+ * files outside the current directory are not "outside of base path".
+ */
+export function createESLint(options: ESLintSetupOptions = {}): ESLint {
+  const cwd = options.cwd ?? process.cwd();
+  return new ESLint({
+    cwd: path.parse(path.resolve(cwd)).root,
+    overrideConfigFile: true,
+    overrideConfig: drainguardConfig(options),
+    errorOnUnmatchedPattern: false,
+  });
+}

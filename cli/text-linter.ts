@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { ESLint } from 'eslint';
+import { createDefaultProgram } from './default-program.js';
+import { createESLint, type ESLintSetupOptions } from './eslint-setup.js';
+import { crashResult, isFatal, keepOwnMessages } from './results.js';
+
+const MODULE_OR_SCRIPT = new Set(['.js', '.jsx']);
+const NOT_IN_A_PROJECT = /was not found by the project service/;
+
+export interface TextLinterOptions {
+  /** The user's working directory (tsconfig root for the project service). */
+  cwd: string;
+  /** Type-aware linting (`--types`). */
+  types?: boolean;
+}
+
+/**
+ * Lints file texts with drainguard's zero-config ESLint setup and keeps only drainguard's
+ * messages. Two fallbacks make it work on any code:
+ * - a `.js`/`.jsx` file that does not parse as an ES module is retried as a sloppy-mode script;
+ * - with `types`, a TypeScript file that no tsconfig includes is linted again in `finish()` with
+ *   a default TypeScript program built over all such files.
+ */
+export class TextLinter {
+  private readonly options: TextLinterOptions;
+  private readonly primary: ESLint;
+  private scriptMode: ESLint | undefined;
+  private readonly outsideProjects = new Map<string, string>();
+
+  constructor(options: TextLinterOptions) {
+    this.options = options;
+    this.primary = createESLint(this.setup());
+  }
+
+  private setup(extra: Partial<ESLintSetupOptions> = {}): ESLintSetupOptions {
+    return { cwd: this.options.cwd, types: this.options.types, ...extra };
+  }
+
+  private async lintWith(eslint: ESLint, text: string, filePath: string): Promise<ESLint.LintResult> {
+    try {
+      const [result] = await eslint.lintText(text, { filePath, warnIgnored: true });
+      return keepOwnMessages(result!);
+    } catch (error) {
+      return crashResult(filePath, error);
+    }
+  }
+
+  /** Lints `text` as the content of `filePath` (an absolute path). */
+  async lint(text: string, filePath: string): Promise<ESLint.LintResult> {
+    const result = await this.lintWith(this.primary, text, filePath);
+    if (!isFatal(result)) return result;
+    if (MODULE_OR_SCRIPT.has(path.extname(filePath).toLowerCase())) {
+      this.scriptMode ??= createESLint(this.setup({ scriptMode: true }));
+      const asScript = await this.lintWith(this.scriptMode, text, filePath);
+      return isFatal(asScript) ? result : asScript;
+    }
+    if (this.options.types && result.messages.some((message) => NOT_IN_A_PROJECT.test(message.message))) {
+      this.outsideProjects.set(filePath, text);
+    }
+    return result;
+  }
+
+  /** Replaces the results of TypeScript files outside every tsconfig (with `types`) by a type-aware lint. */
+  async finish(results: ESLint.LintResult[]): Promise<ESLint.LintResult[]> {
+    if (this.outsideProjects.size === 0) return results;
+    const program = await createDefaultProgram(this.outsideProjects);
+    const eslint = createESLint(this.setup({ programs: [program] }));
+    const relinted = new Map<string, ESLint.LintResult>();
+    for (const [filePath, text] of this.outsideProjects) relinted.set(filePath, await this.lintWith(eslint, text, filePath));
+    this.outsideProjects.clear();
+    return results.map((result) => relinted.get(result.filePath) ?? result);
+  }
+}
