@@ -1,0 +1,30 @@
+import type { ESLint } from 'eslint';
+import { createESLint } from './eslint-setup.js';
+import { formatSarif } from './sarif.js';
+
+export const FORMATS = ['stylish', 'json', 'sarif'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function isFormat(name: string): name is Format {
+  return (FORMATS as readonly string[]).includes(name);
+}
+
+/** Colors for stylish output: only on a terminal that supports them, never with NO_COLOR. */
+export function stdoutSupportsColor(): boolean {
+  if (process.env.NO_COLOR) return false;
+  return Boolean(process.stdout.isTTY && process.stdout.hasColors?.());
+}
+
+/**
+ * Renders results: `stylish` and `json` with ESLint's own formatters (exactly `eslint --format`),
+ * `sarif` with node-sarif-builder.
+ */
+export async function formatResults(
+  results: ESLint.LintResult[],
+  format: Format,
+  options: { cwd: string; color: boolean },
+): Promise<string> {
+  if (format === 'sarif') return formatSarif(results, options.cwd);
+  const formatter = await createESLint({ cwd: options.cwd }).loadFormatter(format);
+  return formatter.format(results, { color: options.color });
+}
