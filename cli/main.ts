@@ -1,1 +1,38 @@
-console.log("todo")
+import { runLint } from './lint.js';
+import { MAIN_USAGE } from './usage.js';
+import { VERSION } from './version.js';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'lint':
+      return runLint(rest);
+    case 'fix': {
+      const { runFix } = await import('./fix.js');
+      return runFix(rest);
+    }
+    case '-h':
+    case '--help':
+      process.stdout.write(MAIN_USAGE);
+      return 0;
+    case '--version':
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    case undefined:
+      process.stderr.write(MAIN_USAGE);
+      return 2;
+    default:
+      process.stderr.write(`drainguard: unknown command '${command}'\n\n${MAIN_USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`drainguard: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,40 @@
+import { collectFiles } from './files.js';
+import { formatResults, stdoutSupportsColor } from './format.js';
+import { parseLintArgs } from './lint-args.js';
+import { lintFiles } from './lint-files.js';
+import { hasProblems } from './results.js';
+import { LINT_USAGE } from './usage.js';
+import { VERSION } from './version.js';
+
+/** `drainguard lint`: returns the exit code (0 clean, 1 problems or unparsable files, 2 usage error or missing path). */
+export async function runLint(argv: readonly string[]): Promise<number> {
+  const parsed = parseLintArgs(argv);
+  if (!parsed.ok) {
+    process.stderr.write(`drainguard lint: ${parsed.error}\nRun 'drainguard lint --help' for usage.\n`);
+    return 2;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    process.stdout.write(LINT_USAGE);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+
+  const cwd = process.cwd();
+  const { files, missing, unsupported } = await collectFiles(args.paths, cwd);
+  if (missing.length > 0) {
+    for (const given of missing) process.stderr.write(`drainguard lint: no such file or directory: ${given}\n`);
+    return 2;
+  }
+  for (const given of unsupported) {
+    process.stderr.write(`drainguard lint: skipping ${given}: not a .js .jsx .mjs .cjs .ts .tsx .mts or .cts file\n`);
+  }
+
+  const results = await lintFiles(files, { cwd, types: args.types, prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1' });
+  const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
+  if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  return hasProblems(results) ? 1 : 0;
+}
