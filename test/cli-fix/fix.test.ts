@@ -1,0 +1,231 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, copyFixtureInput, runCli, tempDir } from './run-cli.js';
+
+const expectedOutput = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `output${ext}`), 'utf8');
+const inputOf = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `input${ext}`), 'utf8');
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+}
+
+function gitRepoWith(files: Array<[string, string, string]>): string {
+  const dir = tempDir('fix-git');
+  git(dir, 'init', '-q');
+  for (const [name, ext, file] of files) copyFixtureInput(name, ext, dir, file);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'init');
+  return dir;
+}
+
+const FIX_JSON_SCHEMA = {
+  type: 'object',
+  required: ['files', 'summary'],
+  additionalProperties: false,
+  properties: {
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'changed', 'sites'],
+        additionalProperties: false,
+        properties: {
+          path: { type: 'string' },
+          changed: { type: 'boolean' },
+          error: { type: 'string' },
+          diff: { type: 'string' },
+          sites: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['line', 'column', 'status'],
+              additionalProperties: false,
+              properties: {
+                line: { type: 'integer', minimum: 1 },
+                column: { type: 'integer', minimum: 1 },
+                status: { enum: ['fixed', 'manual'] },
+                reason: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+    summary: {
+      type: 'object',
+      required: ['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'],
+      additionalProperties: false,
+      properties: Object.fromEntries(['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'].map((key) => [key, { type: 'integer', minimum: 0 }])),
+    },
+  },
+} as const;
+
+describe('drainguard fix', () => {
+  it('rewrites a file in a clean git work tree and exits 0', async () => {
+    const dir = gitRepoWith([['01-ts-while-reader-cancel-return', '.ts', 'client.ts']]);
+    const result = await runCli(['fix'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+    expect(result.stdout).toBe('client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
+  });
+
+  it('refuses on a dirty work tree, changes nothing, and names --force', async () => {
+    const dir = gitRepoWith([
+      ['01-ts-while-reader-cancel-return', '.ts', 'client.ts'],
+      ['02-js-while-reader-cancel-break', '.js', 'other.js'],
+    ]);
+    writeFileSync(join(dir, 'other.js'), `${inputOf('02-js-while-reader-cancel-break', '.js')}// local edit\n`);
+    const result = await runCli(['fix', '.'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('uncommitted changes');
+    expect(result.stderr).toContain('--force');
+    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(inputOf('01-ts-while-reader-cancel-return', '.ts'));
+    expect(git(dir, 'status', '--porcelain')).toBe(' M other.js\n');
+  });
+
+  it('--force rewrites a dirty work tree', async () => {
+    const dir = gitRepoWith([['01-ts-while-reader-cancel-return', '.ts', 'client.ts']]);
+    writeFileSync(join(dir, 'client.ts'), inputOf('01-ts-while-reader-cancel-return', '.ts'));
+    writeFileSync(join(dir, 'README'), 'dirty\n');
+    git(dir, 'add', 'README');
+    const result = await runCli(['fix', '--force'], dir);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+  });
+
+  it('--dry writes nothing (also on a dirty tree) and --print shows a unified diff', async () => {
+    const dir = gitRepoWith([['16-ts-budget-custom', '.ts', 'budget.ts']]);
+    writeFileSync(join(dir, 'untracked-change.ts'), 'export {};\n');
+    git(dir, 'add', 'untracked-change.ts');
+    const result = await runCli(['fix', '--dry', '--print', '--drain-timeout-ms', '2500', 'budget.ts'], dir);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(inputOf('16-ts-budget-custom', '.ts'));
+    expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n@@ -6,7 +6,18 @@\n');
+    expect(result.stdout).toContain('-      await reader.cancel();\n+      const drainTimer = setTimeout(() => {\n');
+    expect(result.stdout).toContain('+      }, 2500);\n');
+    expect(result.stdout).toContain('(dry run: nothing written)');
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('--json follows the documented schema and counts manual sites (exit 1)', async () => {
+    const dir = tempDir('fix-json');
+    copyFixtureInput('01-ts-while-reader-cancel-return', '.ts', dir, 'a.ts');
+    copyFixtureInput('27-js-manual-not-async', '.js', dir, 'b.js');
+    writeFileSync(join(dir, 'clean.js'), 'export const cancel = () => job.cancel();\n');
+    const result = await runCli(['fix', '--json'], dir);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { files: Array<{ path: string; changed: boolean; sites: unknown[] }>; summary: unknown };
+    const validate = new Ajv({ allErrors: true }).compile(FIX_JSON_SCHEMA);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 2, fixed: 1, manual: 1, errors: 0 });
+    expect(report.files.map((file) => [file.path, file.changed])).toEqual([
+      [join(dir, 'a.ts'), true],
+      [join(dir, 'b.js'), false],
+    ]);
+    expect(report.files[1]!.sites).toEqual([
+      { line: 8, column: 9, status: 'manual', reason: 'the close is not inside an async function, so it cannot await a drain' },
+    ]);
+  });
+
+  it('reports an unwritable file with exit 1 while the writable one is fixed', async () => {
+    const dir = tempDir('fix-readonly');
+    const locked = copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'locked.js');
+    copyFixtureInput('01-ts-while-reader-cancel-return', '.ts', dir, 'open.ts');
+    chmodSync(locked, 0o444);
+    execFileSync('chattr', ['+i', locked]);
+    try {
+      const result = await runCli(['fix', '--json'], dir);
+      expect(result.code).toBe(1);
+      const report = JSON.parse(result.stdout) as { files: Array<{ path: string; changed: boolean; error?: string }>; summary: { errors: number } };
+      const lockedReport = report.files.find((file) => file.path === locked)!;
+      expect(lockedReport.changed).toBe(false);
+      expect(lockedReport.error).toMatch(/^cannot write: E(PERM|ACCES)/);
+      expect(report.summary.errors).toBe(1);
+    } finally {
+      execFileSync('chattr', ['-i', locked]);
+    }
+    expect(readFileSync(locked, 'utf8')).toBe(inputOf('02-js-while-reader-cancel-break', '.js'));
+    expect(readFileSync(join(dir, 'open.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+    expect(readdirSync(dir).sort()).toEqual(['locked.js', 'open.ts']);
+  });
+
+  it('keeps CRLF line endings and a byte order mark', async () => {
+    const dir = tempDir('fix-crlf');
+    const crlf = copyFixtureInput('18-js-crlf', '.js', dir, 'crlf.js');
+    const bom = copyFixtureInput('23-js-bom', '.js', dir, 'bom.js');
+    const result = await runCli(['fix'], dir);
+    expect(result.code).toBe(0);
+    expect(readFileSync(crlf)).toEqual(Buffer.from(expectedOutput('18-js-crlf', '.js'), 'utf8'));
+    expect(readFileSync(crlf, 'utf8')).not.toMatch(/[^\r]\n/);
+    expect(readFileSync(bom).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+
+  it('reports an unparsable file and goes on with the others', async () => {
+    const dir = tempDir('fix-parse');
+    writeFileSync(join(dir, 'broken.ts'), 'export async function f() { reader.cancel( }\n');
+    copyFixtureInput('01-ts-while-reader-cancel-return', '.ts', dir, 'ok.ts');
+    const result = await runCli(['fix'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^broken\.ts {2}error {2}cannot parse: 1:\d+ Parsing error: /m);
+    expect(result.stdout).toContain('ok.ts:11:13  fixed\n');
+    expect(readFileSync(join(dir, 'ok.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+  });
+
+  it('--verify rolls back a rewrite that adds a TypeScript diagnostic and reports it manual', async () => {
+    const dir = tempDir('fix-verify');
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', lib: ['es2022'], types: [], noEmit: true } }));
+    const source = [
+      'declare function fetch(url: string): Promise<{ body: { getReader(): Reader } }>;',
+      'interface Reader {',
+      '  read(): Promise<{ done: boolean; value?: string }>;',
+      '  cancel(): Promise<void>;',
+      '}',
+      'declare function setTimeout(callback: () => void, ms: number): number;',
+      '',
+      'export async function run(url: string): Promise<void> {',
+      '  const res = await fetch(url);',
+      '  const reader = res.body.getReader();',
+      '  while (true) {',
+      '    const { done, value } = await reader.read();',
+      '    if (done) break;',
+      "    if (value === '[DONE]') {",
+      '      await reader.cancel();',
+      '      break;',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'runtime.ts'), source);
+    const result = await runCli(['fix', '--verify', '--json'], dir);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { files: Array<{ changed: boolean; sites: Array<{ status: string; reason?: string }> }> };
+    expect(report.files[0]!.changed).toBe(false);
+    expect(report.files[0]!.sites[0]!.status).toBe('manual');
+    expect(report.files[0]!.sites[0]!.reason).toBe("rolled back: the rewrite adds a TypeScript diagnostic: TS2304: Cannot find name 'clearTimeout'.");
+    expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toBe(source);
+
+    const withoutVerify = await runCli(['fix', '--json'], dir);
+    expect(withoutVerify.code).toBe(0);
+    expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('clearTimeout(drainTimer);');
+  });
+
+  it('usage errors exit 2: unknown flag, bad budget, missing path', async () => {
+    const dir = tempDir('fix-usage');
+    const unknown = await runCli(['fix', '--frobnicate'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--frobnicate'");
+    const budget = await runCli(['fix', '--drain-timeout-ms', '-5'], dir);
+    expect(budget.code).toBe(2);
+    const budgetText = await runCli(['fix', '--drain-timeout-ms=soon'], dir);
+    expect(budgetText.code).toBe(2);
+    expect(budgetText.stderr).toContain("--drain-timeout-ms takes a whole number of milliseconds (0 = no budget), got 'soon'.");
+    const missing = await runCli(['fix', 'nope/'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('drainguard fix: no such file or directory: nope/\n');
+  });
+});
