@@ -1,0 +1,54 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { applyCodemod } from '../support/codemod.mjs';
+import { measureKeepAlive } from '../support/keepalive.mjs';
+import { expectedMessages, type StreamFormat } from '../support/sse-server.mjs';
+
+interface Shape {
+  name: string;
+  path: string;
+  format: StreamFormat;
+}
+
+const client = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+const SHAPES: Shape[] = [
+  { name: 'while (true) reader loop, cancel() and return', path: fileURLToPath(new URL('../../bench/clients/early-close.mjs', import.meta.url)), format: 'sse' },
+  { name: 'for await over an iterator built on the body, break', path: client('./clients/for-await-break.mjs'), format: 'sse' },
+  { name: 'for await, value returned from the completion branch', path: client('./clients/for-await-return.mjs'), format: 'sse' },
+  { name: 'pull() of an underlying source', path: client('./clients/pull-source.mjs'), format: 'sse' },
+  { name: 'flag ends the loop through its condition, cancel() after it', path: client('./clients/flag-loop-condition.mjs'), format: 'sse' },
+  { name: 'AbortController.abort() after the JSON-RPC result', path: client('./clients/jsonrpc-abort.mjs'), format: 'jsonrpc' },
+];
+const CALLS = 20;
+const BUDGET_MS = 200;
+
+describe.each(SHAPES)('$name', (shape) => {
+  it(`the original opens about one connection per call, the rewrite at most two over ${CALLS} calls, same messages`, async () => {
+    const fixed = await applyCodemod(shape.path);
+    expect(fixed.reason).toBeUndefined();
+    expect(fixed.changed).toBe(true);
+
+    const options = { calls: CALLS, server: { format: shape.format, events: 3 } };
+    const before = await measureKeepAlive(shape.path, options);
+    const after = await measureKeepAlive(fixed.outPath!, options);
+
+    expect(before.connections).toBeGreaterThanOrEqual(CALLS - 2);
+    expect(after.connections).toBeLessThanOrEqual(2);
+    expect(after.results).toEqual(before.results);
+    expect(after.results).toEqual(Array.from({ length: CALLS }, () => expectedMessages(3, shape.format)));
+  });
+
+  it('against a server that never ends the stream, the rewrite gives up after its budget and closes the stream', async () => {
+    const fixed = await applyCodemod(shape.path, { transformOptions: { drainTimeoutMs: BUDGET_MS } });
+    expect(fixed.changed).toBe(true);
+    // A call that does not settle within budget + margin rejects the run; no wall-clock assertion beyond that bound.
+    const hung = await measureKeepAlive(fixed.outPath!, {
+      calls: 2,
+      server: { format: shape.format, events: 2, mode: 'hang' },
+      callTimeoutMs: BUDGET_MS + 4000,
+      settleMs: 200,
+    });
+    expect(hung.results).toEqual([expectedMessages(2, shape.format), expectedMessages(2, shape.format)]);
+    expect(hung.closedByClient).toBe(2);
+  });
+});
