@@ -2,7 +2,7 @@
 // jscodeshift transform (CommonJS, because jscodeshift's workers require() it; it
 // import()s dist/rewrite.js, the ESM rewrite engine the CLI also bundles).
 import { build } from 'esbuild';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -15,7 +15,6 @@ const common = {
   logLevel: 'warning',
 };
 
-rmSync(`${root}/dist`, { recursive: true, force: true });
 await Promise.all([
   build({ ...common, entryPoints: ['rules/index.ts'], outfile: 'dist/index.js', format: 'esm' }),
   build({
