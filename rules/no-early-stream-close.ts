@@ -1,11 +1,12 @@
 import type { Rule } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
+import { calleeName, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
 import { DEFAULT_CLOSE_METHODS, closeCandidatePattern } from './analysis/prefilter.js';
-import { StreamResolver, type Family, type TypeOracle } from './analysis/streams.js';
+import { StreamResolver, type Family } from './analysis/streams.js';
+import { makeTypeOracle } from './analysis/types.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from './analysis/words.js';
 
 export interface RuleOptions {
@@ -26,8 +27,6 @@ interface Site {
 
 type CodePath = Rule.CodePath;
 type Segment = Rule.CodePathSegment;
-
-const STREAM_TYPE_TEXT = /\b(Response|ReadableStream\w*|IncomingMessage|Readable|AbortController|TransformStreamDefaultController|AsyncIterable\w*|AsyncIterator|AsyncGenerator)\b/;
 
 function brief(text: string, limit = 48): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -98,7 +97,7 @@ const rule: Rule.RuleModule = {
 
     const recordSite = (site: Site): void => {
       if (isLexicallyExempt(site.node)) return;
-      if (typeOracle && typeOracle(site.receiver) === false) return;
+      if (typeOracle?.confirmsReceiver(site.receiver) === false) return;
       top().record({ kind: 'site', site });
     };
 
@@ -129,7 +128,7 @@ const rule: Rule.RuleModule = {
       if (!loop) return;
       const family = streams.asyncLoopFamily(loop);
       if (!family) return;
-      const iterable = loop.type === 'ForOfStatement' ? loop.right : loop;
+      const iterable = iteratedExpression(loop);
       recordSite({
         node,
         family,
@@ -144,8 +143,9 @@ const rule: Rule.RuleModule = {
         solve(
           facts,
           (site, state) => {
-            if (!state || state.eofed.has(site.family)) return;
-            context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: state.label } });
+            const pending = state?.pending;
+            if (!pending || pending.eofed.has(site.family)) return;
+            context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
           },
           (child, state) => {
             const childFacts = factsByPath.get(child);
@@ -228,6 +228,11 @@ const rule: Rule.RuleModule = {
       'SwitchStatement:exit'(node: Node) {
         loopBreaks.delete(node);
       },
+      AssignmentExpression(node: TSESTree.AssignmentExpression) {
+        applyEntryEffect(node);
+        const label = tests.flagSetTo(node);
+        if (label) top().record({ kind: 'effect', effect: { kind: 'gen', label } });
+      },
       BreakStatement: onJump,
       ContinueStatement: onJump,
       ReturnStatement: onJump,
@@ -289,25 +294,23 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
 
 function isAsyncLoop(node: Node): boolean {
   if (node.type === 'ForOfStatement') return node.await;
-  if (node.type !== 'ForStatement' || node.init?.type !== 'VariableDeclaration') return false;
-  return node.init.declarations.some((declarator) => {
-    const init = unwrap(declarator.init);
-    return init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === '__asyncValues';
-  });
+  return downleveledAsyncValues(node) !== null;
 }
 
-function makeTypeOracle(services: unknown): TypeOracle | undefined {
-  const typed = services as
-    | { program?: { getTypeChecker(): { getTypeAtLocation(node: unknown): { flags: number }; typeToString(type: unknown): string } }; esTreeNodeToTSNodeMap?: { get(node: unknown): unknown } }
-    | undefined;
-  if (!typed?.program || !typed.esTreeNodeToTSNodeMap) return undefined;
-  const checker = typed.program.getTypeChecker();
-  const ANY_OR_UNKNOWN = 1 | 2;
-  return (node) => {
-    const tsNode = typed.esTreeNodeToTSNodeMap!.get(node);
-    if (!tsNode) return undefined;
-    const type = checker.getTypeAtLocation(tsNode);
-    if (type.flags & ANY_OR_UNKNOWN) return undefined;
-    return STREAM_TYPE_TEXT.test(checker.typeToString(type));
-  };
+/** `__asyncValues(x)` (or `tslib_1.__asyncValues(x)`, `(0, tslib_1.__asyncValues)(x)`) in the init of a downleveled `for await`. */
+function downleveledAsyncValues(node: Node): TSESTree.CallExpression | null {
+  if (node.type !== 'ForStatement' || node.init?.type !== 'VariableDeclaration') return null;
+  for (const declarator of node.init.declarations) {
+    const init = unwrap(declarator.init);
+    if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') return init;
+  }
+  return null;
+}
+
+/** The stream a `for await` iterates, as written: `x` of `for await (… of x)` or the `__asyncValues(x)` argument. */
+function iteratedExpression(loop: Node): Node {
+  if (loop.type === 'ForOfStatement') return loop.right;
+  const call = downleveledAsyncValues(loop);
+  const argument = call?.arguments[0];
+  return argument && argument.type !== 'SpreadElement' ? argument : loop;
 }

@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from './ast.js';
 import type { Family, StreamResolver } from './streams.js';
-import { isExemptToken, matchesTerminal } from './words.js';
+import type { TSESLint } from '@typescript-eslint/utils';
+import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, type ExemptKind } from './words.js';
 
 /** What entering a branch does to the "terminal event seen, EOF not yet" fact. */
 export type Effect =
@@ -38,8 +39,11 @@ function either(a: Effect, b: Effect): Effect {
   return NONE;
 }
 
+const RELATIONAL = new Set(['<', '<=', '>', '>=']);
+
 export class BranchTestClassifier {
   private readonly cache = new Map<Node, TestEffects>();
+  private readonly flags = new Map<TSESLint.Scope.Variable, boolean>();
 
   constructor(
     private readonly streams: StreamResolver,
@@ -57,11 +61,57 @@ export class BranchTestClassifier {
     return effects;
   }
 
+  /**
+   * A completion flag: a local `let` with a completion name (`finished`, `sawDone`) that is only ever set to boolean
+   * literals, all in one function. The completion is recognised where it is set to `true` (see `flagSetTo`), so a flag
+   * set in the EOF branch does not count as a terminal event when it is tested later (`while (!finished)`).
+   */
+  isCompletionFlag(identifier: TSESTree.Identifier): boolean {
+    const variable = this.streams.variableOf(identifier);
+    if (!variable) return false;
+    let flag = this.flags.get(variable);
+    if (flag === undefined) {
+      flag = this.computeFlag(variable);
+      this.flags.set(variable, flag);
+    }
+    return flag;
+  }
+
+  /** `finished = true` of a completion flag: the label of the terminal event it records, else null. */
+  flagSetTo(assignment: TSESTree.AssignmentExpression): string | null {
+    if (assignment.operator !== '=' || assignment.left.type !== 'Identifier') return null;
+    const right = unwrap(assignment.right);
+    if (right?.type !== 'Literal' || right.value !== true) return null;
+    return this.isCompletionFlag(assignment.left) ? assignment.left.name : null;
+  }
+
+  private computeFlag(variable: TSESLint.Scope.Variable): boolean {
+    if (variable.defs.length !== 1) return false;
+    const def = variable.defs[0]!;
+    if (def.type !== 'Variable' || (def.parent as TSESTree.VariableDeclaration).kind === 'const') return false;
+    const declarator = def.node as TSESTree.VariableDeclarator;
+    if (declarator.id !== def.name || !isBooleanLiteralOrNothing(declarator.init)) return false;
+    if (!matchesTerminal(variable.name, this.terminalPatterns) || exemptKind(variable.name, true) !== null) return false;
+    const home = variable.scope.variableScope;
+    for (const reference of variable.references) {
+      if (reference.from.variableScope !== home) return false;
+      if (!reference.isWrite() || reference.init) continue;
+      const assignment = reference.identifier.parent;
+      if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=' || !isBooleanLiteralOrNothing(assignment.right)) return false;
+    }
+    return true;
+  }
+
   private compute(test: Node): TestEffects {
     const node = unwrap(test);
     if (!node) return NEUTRAL;
     if (node.type === 'UnaryExpression' && node.operator === '!') return negate(this.classify(node.argument));
     if (node.type === 'LogicalExpression' && node.operator !== '??') {
+      // The shape check looks at a whole `&&` chain once (not at each of its sub-chains: linear in the test's size).
+      if (node.operator === '&&' && !(node.parent?.type === 'LogicalExpression' && node.parent.operator === '&&')) {
+        const reply = this.jsonRpcReply(node);
+        if (reply) return reply;
+      }
       const left = this.classify(node.left);
       const right = this.classify(node.right);
       return node.operator === '&&'
@@ -69,7 +119,9 @@ export class BranchTestClassifier {
         : { pos: either(left.pos, right.pos), neg: both(left.neg, right.neg) };
     }
     if (node.type === 'BinaryExpression' && (node.operator === '!==' || node.operator === '!=')) {
-      return negate(this.atom(node));
+      const effects = this.atom(node);
+      // `res.status !== 200`, `err != null`: an exempt test stays exempt on its own side.
+      return effects.pos.kind === 'killAll' ? effects : negate(effects);
     }
     return this.atom(node);
   }
@@ -81,13 +133,36 @@ export class BranchTestClassifier {
       const sideEof = this.streams.eofFamily(node.left as Node) ?? this.streams.eofFamily(node.right);
       if (sideEof && isTrueLiteral(node.left as Node, node.right)) return { pos: { kind: 'kill', family: sideEof }, neg: NONE };
     }
+    if (node.type === 'Identifier' && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };
+    const reply = this.jsonRpcReply(node);
+    if (reply) return reply;
     const tokens = collectTokens(node);
-    if (tokens.some(isExemptToken)) return { pos: KILL_ALL, neg: NONE };
-    if (isJsonRpcReply(node, tokens) || tokens.some((token) => matchesTerminal(token, this.terminalPatterns))) {
+    const comparison = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator);
+    let kind: ExemptKind = null;
+    for (const token of tokens) {
+      const tokenKind = exemptKind(token, comparison);
+      if (tokenKind === 'abnormal') return { pos: KILL_ALL, neg: NONE };
+      kind ??= tokenKind;
+    }
+    if (kind === 'success') return { pos: NONE, neg: KILL_ALL };
+    if (tokens.some((token) => matchesTerminal(token, this.terminalPatterns))) {
       return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
     }
     return NEUTRAL;
   }
+
+  /** A JSON-RPC reply check by shape, when the completion patterns recognise replies (the defaults do). */
+  private jsonRpcReply(node: Node): TestEffects | null {
+    if (!isJsonRpcReply(node, collectTokens(node)) || !matchesTerminal(JSON_RPC_REPLY_TOKEN, this.terminalPatterns)) return null;
+    return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
+  }
+}
+
+function isBooleanLiteralOrNothing(node: Node | null | undefined): boolean {
+  const value = unwrap(node);
+  if (!value) return true;
+  if (value.type === 'Literal') return typeof value.value === 'boolean';
+  return value.type === 'Identifier' && value.name === 'undefined';
 }
 
 /** Not finished (`!sawDone`, `!done`): the branch is the abnormal one, its negation the completion. */
@@ -142,11 +217,18 @@ function collectTokens(root: Node): string[] {
         return;
       case 'UnaryExpression':
       case 'AwaitExpression':
+      case 'UpdateExpression':
         visit(node.argument);
+        return;
+      case 'AssignmentExpression':
+        visit(node.left as Node);
+        visit(node.right);
         return;
       case 'ChainExpression':
       case 'TSNonNullExpression':
       case 'TSAsExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSTypeAssertion':
         visit(node.expression);
         return;
       case 'ConditionalExpression':
@@ -162,10 +244,13 @@ function collectTokens(root: Node): string[] {
   return tokens;
 }
 
-/** JSON-RPC reply checks: `'result' in msg`, `msg.id !== undefined && msg.result`, `isJSONRPCResponse(msg)` (the last via patterns). */
+/**
+ * JSON-RPC reply checks: `'result' in msg`, or a test that reads a message's `id` together with its `result` or
+ * `error` (`msg.id === id && msg.error`). Predicates such as `isJSONRPCResponse(msg)` go through the patterns.
+ */
 function isJsonRpcReply(node: Node, tokens: readonly string[]): boolean {
   if (node.type === 'BinaryExpression' && node.operator === 'in' && node.left.type === 'Literal' && node.left.value === 'result') return true;
-  return tokens.includes('result') && tokens.includes('id') && !tokens.includes('done');
+  return tokens.includes('id') && (tokens.includes('result') || tokens.includes('error')) && !tokens.includes('done');
 }
 
 export type { TSESTree };

@@ -10,7 +10,21 @@ export interface Pending {
   eofed: ReadonlySet<Family>;
   label: string;
 }
-export type FlowState = Pending | null;
+
+/**
+ * Facts at a program point: `pending` (may: some path saw a terminal event; `eofed` are the families drained on
+ * every such path since) and `eof` (must: families that reached EOF on every path). A stream at EOF stays there, so a
+ * terminal event recognised after EOF (a `finished` flag tested after the drained loop) starts with `eof` drained.
+ */
+export interface Facts {
+  pending: Pending | null;
+  eof: ReadonlySet<Family>;
+}
+/** `null`: not reached (yet) — the bottom of the lattice. */
+export type FlowState = Facts | null;
+
+const NO_FAMILIES: ReadonlySet<Family> = new Set();
+export const ENTRY: Facts = { pending: null, eof: NO_FAMILIES };
 
 export type Op<Site> =
   | { kind: 'effect'; effect: Effect }
@@ -27,7 +41,7 @@ export class PathFacts<Site> {
   readonly segments: Segment[] = [];
   readonly ops = new Map<Segment, Op<Site>[]>();
   readonly edgeEffects = new Map<Segment, EdgeEffect[]>();
-  seed: FlowState = null;
+  seed: FlowState = ENTRY;
   readonly current = new Set<Segment>();
 
   constructor(readonly codePath: CodePath) {}
@@ -51,33 +65,56 @@ export class PathFacts<Site> {
 }
 
 export function apply(effect: Effect, state: FlowState): FlowState {
+  if (!state) return state;
   switch (effect.kind) {
     case 'none':
       return state;
     case 'gen':
-      return { eofed: new Set(), label: effect.label };
+      return { pending: { eofed: state.eof, label: effect.label }, eof: state.eof };
     case 'killAll':
-      return null;
-    case 'kill':
-      if (!state || state.eofed.has(effect.family)) return state;
-      return { eofed: new Set([...state.eofed, effect.family]), label: state.label };
+      return state.pending ? { pending: null, eof: state.eof } : state;
+    case 'kill': {
+      if (state.eof.has(effect.family)) return state;
+      const eof = new Set(state.eof).add(effect.family);
+      const pending = state.pending && !state.pending.eofed.has(effect.family)
+        ? { eofed: new Set(state.pending.eofed).add(effect.family), label: state.pending.label }
+        : state.pending;
+      return { pending, eof };
+    }
   }
 }
 
-/** May-merge: pending if pending on any incoming path; a family counts as drained only if drained on every pending path. */
+function intersect(a: ReadonlySet<Family>, b: ReadonlySet<Family>): ReadonlySet<Family> {
+  if (a === b) return a;
+  const out = new Set<Family>();
+  for (const family of a) if (b.has(family)) out.add(family);
+  return out;
+}
+
+/** May-merge of pending (drained only if drained on every pending path), must-merge of EOF. */
 export function merge(a: FlowState, b: FlowState): FlowState {
   if (!a) return b;
   if (!b) return a;
-  const eofed = new Set<Family>();
-  for (const family of a.eofed) if (b.eofed.has(family)) eofed.add(family);
-  return { eofed, label: a.label };
+  const eof = intersect(a.eof, b.eof);
+  let pending: Pending | null;
+  if (!a.pending) pending = b.pending;
+  else if (!b.pending) pending = a.pending;
+  else pending = { eofed: intersect(a.pending.eofed, b.pending.eofed), label: a.pending.label };
+  return { pending, eof };
+}
+
+function sameSet(a: ReadonlySet<Family>, b: ReadonlySet<Family>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const family of a) if (!b.has(family)) return false;
+  return true;
 }
 
 function same(a: FlowState, b: FlowState): boolean {
   if (!a || !b) return a === b;
-  if (a.eofed.size !== b.eofed.size) return false;
-  for (const family of a.eofed) if (!b.eofed.has(family)) return false;
-  return true;
+  if (!sameSet(a.eof, b.eof)) return false;
+  if (!a.pending || !b.pending) return a.pending === b.pending;
+  return sameSet(a.pending.eofed, b.pending.eofed);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { calleeName, isAsyncIteratorKey, propertyName, unwrap, walk, type Node } from './ast.js';
+import type { TypeOracle } from './types.js';
 import { isResponseName, words } from './words.js';
 
 type Scope = TSESLint.Scope.Scope;
@@ -17,8 +18,7 @@ const NOT_A_STREAM_METHODS = new Set(['tee', 'read', 'next', 'text', 'json', 'ar
 const NODE_HTTP_CALLS = new Set(['get', 'request']);
 const UNDICI_CALLS = new Set(['request', 'stream', 'fetch']);
 
-/** Answers from type information when `useTypes` is on: true/false when the type is known, undefined otherwise. */
-export type TypeOracle = (node: Node) => boolean | undefined;
+export type { TypeOracle };
 
 export interface StreamResolverOptions {
   getScope: (node: Node) => Scope;
@@ -129,14 +129,19 @@ export class StreamResolver {
       const callee = unwrap(parent.callee);
       if (callee?.type === 'MemberExpression' && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
     }
-    if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') {
+    if (parent?.type === 'VariableDeclarator' && parent.init === transform && parent.id.type === 'Identifier') {
       const variable = this.resolve(parent.id);
       for (const reference of variable?.references ?? []) {
+        if (reference.init || !reference.isRead()) continue;
         const family = this.pipedFrom(reference.identifier as Node);
         if (family) return family;
       }
     }
     return null;
+  }
+
+  variableOf(identifier: TSESTree.Identifier): Variable | null {
+    return this.resolve(identifier);
   }
 
   private resolve(identifier: TSESTree.Identifier): Variable | null {
@@ -244,7 +249,7 @@ export class StreamResolver {
     }
     if (isResponseName(variable.name)) return variable;
     const def = variable.defs[0];
-    if (def && this.options.typeOracle?.(def.name as Node) === true) return variable;
+    if (def && this.options.typeOracle?.isResponseStream(def.name as Node) === true) return variable;
     return null;
   }
 
@@ -364,19 +369,27 @@ export class StreamResolver {
     return found;
   }
 
+  /** A variable that holds a whole read result (`const r = await reader.read()`), not a value destructured from it. */
   private readResultVariableFamily(variable: Variable): Family | null {
     for (const def of variable.defs) {
       if (def.type === 'Variable') {
-        const family = this.readResultFamily((def.node as TSESTree.VariableDeclarator).init);
+        const declarator = def.node as TSESTree.VariableDeclarator;
+        if (declarator.id !== def.name) continue;
+        const family = this.readResultFamily(declarator.init);
         if (family) return family;
       }
       if (def.type === 'Parameter') {
-        const family = this.readCallbackFamily(def.node as Node);
+        const fn = def.node as Node;
+        if (!('params' in fn) || fn.params[0] !== def.name) continue;
+        const family = this.readCallbackFamily(fn);
         if (family) return family;
       }
     }
     for (const reference of variable.references) {
-      const family = reference.writeExpr ? this.readResultFamily(reference.writeExpr as Node) : null;
+      if (!reference.writeExpr || reference.init) continue;
+      const target = reference.identifier as Node;
+      if (target.parent?.type !== 'AssignmentExpression' || target.parent.left !== target) continue;
+      const family = this.readResultFamily(reference.writeExpr as Node);
       if (family) return family;
     }
     return null;

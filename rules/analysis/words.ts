@@ -16,19 +16,44 @@ export const DEFAULT_TERMINAL_PATTERNS: readonly string[] = [
   '\\[done\\]',
   '(^|_)(done|end|ended|complete|completed|finish|finished|stop|stopped|terminal|terminator)(_|$)',
   '(^|_)received_response(_|$)|(^|_)response_received(_|$)',
-  '(^|_)json_?rpc_(response|result|error)(_|$)',
+  '(^|_)json_?rpc_(response|result|error|reply)(_|$)',
 ];
 
+/** The token a structural JSON-RPC reply check (`'result' in msg`, `msg.id === id && msg.error`) stands for. */
+export const JSON_RPC_REPLY_TOKEN = 'jsonrpc_reply';
+
+/** Words that make a test about errors, aborts, cancellation or timeouts, whatever its form. */
 const EXEMPT_WORDS = new Set([
   'error', 'errors', 'err', 'exception', 'fail', 'failed', 'failure',
   'abort', 'aborted', 'signal', 'cancel', 'cancelled', 'canceled', 'cancellation',
   'timeout', 'timed', 'deadline', 'expired',
-  'limit', 'limits', 'max', 'size', 'length', 'count', 'bytes', 'overflow', 'exceeded',
-  'status', 'ok',
+  'limit', 'limits', 'max', 'overflow', 'exceeded',
+  'status',
 ]);
+/** Measurements: a test about them is a size or count limit only when it compares (`bytes > budget`, `++count >= 10`). */
+const MEASURE_WORDS = new Set(['size', 'length', 'count', 'bytes']);
+/** Success words: the branch where they do *not* hold is the abnormal one (`if (!res.ok)`). */
+const SUCCESS_WORDS = new Set(['ok', 'success', 'succeeded', 'successful']);
+/** JSON-RPC names an error *reply* (`isJSONRPCError`): a reply to the request, not a failure of the stream. */
+const RPC_WORDS = new Set(['jsonrpc', 'rpc']);
+
+export type ExemptKind = 'abnormal' | 'success' | null;
+
+/** Whether a token makes its test an exempt one, and on which side (SPEC §1 exempt paths). */
+export function exemptKind(token: string, comparison: boolean): ExemptKind {
+  const list = words(token);
+  let success = false;
+  for (let i = 0; i < list.length; i++) {
+    const word = list[i]!;
+    if ((word === 'error' || word === 'errors') && i > 0 && RPC_WORDS.has(list[i - 1]!)) continue;
+    if (EXEMPT_WORDS.has(word) || (comparison && MEASURE_WORDS.has(word))) return 'abnormal';
+    if (SUCCESS_WORDS.has(word)) success = true;
+  }
+  return success ? 'success' : null;
+}
 
 export function isExemptToken(token: string): boolean {
-  return words(token).some((word) => EXEMPT_WORDS.has(word));
+  return exemptKind(token, true) !== null;
 }
 
 const RESPONSE_WORDS = new Set(['response', 'res', 'resp']);
