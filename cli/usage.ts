@@ -32,9 +32,12 @@ Options:
 
 Exit codes: 0 no problems, 1 problems or files that do not parse,
             2 usage error or a path that does not exist.
+Files whose text cannot contain a close (no close method name, no for await)
+are not parsed: they are reported clean, even if they have syntax errors.
+
 Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
-file instead of only those that can contain a close (debugging aid; the
-results are the same, only slower).
+file (debugging aid: the rule reports the same, only slower; syntax errors of
+files without a close become visible).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N] [--verify] [--force]

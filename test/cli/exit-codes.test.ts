@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { DRAINED_JS, EARLY_CANCEL_JS, NO_CLOSE_WORDS_JS } from './sources.js';
+import { runCli, tempProject } from './helpers.js';
+
+describe('drainguard lint exit codes', () => {
+  it('exits 0 with no output when nothing is reported', async () => {
+    const dir = tempProject({ 'drained.js': DRAINED_JS, 'math.js': NO_CLOSE_WORDS_JS });
+    const run = await runCli(['lint'], dir);
+    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('exits 1 when a close is reported', async () => {
+    const dir = tempProject({ 'drained.js': DRAINED_JS, 'stream.js': EARLY_CANCEL_JS });
+    const run = await runCli(['lint'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('');
+  });
+
+  it('exits 0 on an empty directory', async () => {
+    const dir = tempProject({ 'README.md': '# nothing to lint\n' });
+    const run = await runCli(['lint', '.'], dir);
+    expect(run.code).toBe(0);
+  });
+
+  it('honours inline eslint-disable comments for the rule and ignores other rules named in comments', async () => {
+    const disabled = EARLY_CANCEL_JS.replace(
+      'await reader.cancel();',
+      'await reader.cancel(); // eslint-disable-line drainguard/no-early-stream-close',
+    );
+    const foreign = `/* eslint some-plugin/some-rule: "error" */\n// eslint-disable-next-line @typescript-eslint/no-explicit-any\n${DRAINED_JS}`;
+    const dir = tempProject({ 'disabled.js': disabled, 'foreign.js': foreign });
+    const run = await runCli(['lint', '--format', 'json'], dir);
+    expect(run.code).toBe(0);
+    for (const result of JSON.parse(run.stdout) as { messages: unknown[] }[]) expect(result.messages).toEqual([]);
+  });
+});

@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
+import plugin from '../../rules/index.js';
+import {
+  EARLY_CANCEL_JS,
+  EARLY_CANCEL_POSITION,
+  FOR_AWAIT_BREAK_JS,
+  FOR_AWAIT_BREAK_POSITION,
+  NO_CLOSE_WORDS_JS,
+  UNPARSABLE_JS,
+} from './sources.js';
+import { CLI, RULE_ID, parseJson, resultFor, runCli, tempProject } from './helpers.js';
+import { sarifValidator } from './sarif-schema.js';
+
+const ANSI = /\u001b\[/;
+
+describe('drainguard lint --format stylish (default)', () => {
+  it('prints ESLint stylish lines with the line and column of the close', async () => {
+    const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
+    const run = await runCli(['lint'], dir);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('');
+    expect(lines[1]).toBe(path.join(dir, 'stream.js'));
+    const { line, column } = EARLY_CANCEL_POSITION;
+    expect(lines[2]).toMatch(new RegExp(`^  ${line}:${column}  error  \`reader\` .*cancel\\(\\).*  drainguard/no-early-stream-close$`));
+    expect(lines.slice(3)).toEqual(['', '✖ 1 problem (1 error, 0 warnings)', '']);
+    expect(run.stdout).not.toMatch(ANSI);
+  });
+
+  it('reports several files, sorted by path, with aligned columns', async () => {
+    const dir = tempProject({ 'b/stream.js': EARLY_CANCEL_JS, 'a/events.js': FOR_AWAIT_BREAK_JS });
+    const run = await runCli(['lint', '.'], dir);
+    expect(run.code).toBe(1);
+    const files = run.stdout.split('\n').filter((line) => line.startsWith('/'));
+    expect(files).toEqual([path.join(dir, 'a/events.js'), path.join(dir, 'b/stream.js')]);
+    expect(run.stdout).toContain(`  ${FOR_AWAIT_BREAK_POSITION.line}:${FOR_AWAIT_BREAK_POSITION.column}  error  \`break\``);
+    expect(run.stdout).toContain('✖ 2 problems (2 errors, 0 warnings)');
+  });
+
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('colors on a terminal, but not with NO_COLOR', async () => {
+    const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
+    const onTty = (env: NodeJS.ProcessEnv): string =>
+      spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" lint`, '/dev/null'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, FORCE_COLOR: undefined, TERM: 'xterm-256color', ...env },
+      }).stdout;
+    expect(onTty({})).toMatch(ANSI);
+    const plain = onTty({ NO_COLOR: '1' });
+    expect(plain).toContain('9:13  error');
+    expect(plain).not.toMatch(ANSI);
+  });
+});
+
+describe('drainguard lint --format json', () => {
+  it("prints ESLint's JSON formatter output with exact positions", async () => {
+    const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS, 'events.mjs': FOR_AWAIT_BREAK_JS });
+    const run = await runCli(['lint', '--format', 'json'], dir);
+    expect(run.code).toBe(1);
+    const results = parseJson(run);
+    expect(results.map((result) => result.filePath)).toEqual([path.join(dir, 'events.mjs'), path.join(dir, 'stream.js')]);
+
+    const [cancel] = resultFor(results, path.join(dir, 'stream.js')).messages;
+    expect(cancel).toMatchObject({ ruleId: RULE_ID, severity: 2, ...EARLY_CANCEL_POSITION });
+    expect(cancel!.message).toContain('cancel()');
+
+    const [implicit] = resultFor(results, path.join(dir, 'events.mjs')).messages;
+    expect(implicit).toMatchObject({ ruleId: RULE_ID, severity: 2, ...FOR_AWAIT_BREAK_POSITION });
+    expect(implicit!.message).toContain('for await');
+  });
+
+  it('has the keys and counts of an ESLint result, for reported and clean files', async () => {
+    const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS, 'math.js': NO_CLOSE_WORDS_JS });
+    const run = await runCli(['lint', '-f', 'json'], dir);
+    const results = JSON.parse(run.stdout) as Record<string, unknown>[];
+    const common = ['filePath', 'messages', 'suppressedMessages', 'errorCount', 'fatalErrorCount', 'warningCount', 'fixableErrorCount', 'fixableWarningCount'];
+    expect(Object.keys(results[0]!)).toEqual([...common, 'usedDeprecatedRules']);
+    expect(Object.keys(results[1]!)).toEqual([...common, 'source', 'usedDeprecatedRules']);
+    expect(results[1]).toMatchObject({ errorCount: 1, warningCount: 0, fatalErrorCount: 0, source: EARLY_CANCEL_JS });
+  });
+});
+
+describe('drainguard lint --format sarif', () => {
+  it('prints a SARIF 2.1.0 log valid against the official schema', async () => {
+    const dir = tempProject({ 'src/stream.js': EARLY_CANCEL_JS, 'src/broken.js': UNPARSABLE_JS, 'src/math.js': NO_CLOSE_WORDS_JS });
+    const run = await runCli(['lint', '--format=sarif'], dir);
+    expect(run.code).toBe(1);
+    const log = JSON.parse(run.stdout);
+    const validate = sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+
+    expect(log.version).toBe('2.1.0');
+    const [sarifRun] = log.runs;
+    expect(sarifRun.tool.driver.name).toBe('drainguard');
+    expect(sarifRun.tool.driver.version).toBe(packageJson.version);
+    const rule = sarifRun.tool.driver.rules.find((candidate: { id: string }) => candidate.id === RULE_ID);
+    expect(rule.helpUri).toBe(plugin.rules['no-early-stream-close']!.meta!.docs!.url);
+    expect(rule.helpUri).toMatch(/^https:\/\//);
+
+    const report = sarifRun.results.find((result: { ruleId: string }) => result.ruleId === RULE_ID);
+    expect(report.level).toBe('error');
+    expect(report.message.text).toContain('cancel()');
+    const { line, column, endLine, endColumn } = EARLY_CANCEL_POSITION;
+    expect(report.locations[0].physicalLocation).toMatchObject({
+      artifactLocation: { uri: 'src/stream.js' },
+      region: { startLine: line, startColumn: column, endLine, endColumn },
+    });
+
+    const parseError = sarifRun.results.find((result: { ruleId: string }) => result.ruleId === 'drainguard/parse-error');
+    expect(parseError.level).toBe('error');
+    expect(parseError.message.text).toContain('Parsing error');
+    expect(parseError.locations[0].physicalLocation).toMatchObject({
+      artifactLocation: { uri: 'src/broken.js' },
+      region: { startLine: 2, startColumn: 37 },
+    });
+    expect(sarifRun.results).toHaveLength(2);
+  });
+
+  it('prints a valid log with no results for a clean tree (exit 0)', async () => {
+    const dir = tempProject({ 'math.js': NO_CLOSE_WORDS_JS });
+    const run = await runCli(['lint', '--format', 'sarif'], dir);
+    expect(run.code).toBe(0);
+    const log = JSON.parse(run.stdout);
+    expect(sarifValidator()(log)).toBe(true);
+    expect(log.runs[0].results).toEqual([]);
+  });
+});
