@@ -3,14 +3,10 @@
 // repository (never committed), runs `drainguard lint` and `drainguard fix --dry` over them, and
 // checks ../shared/corpus/expected.tsv. Exit 0 when every expectation holds, 1 otherwise.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CORPUS_DIR as corpusDir, MODULES_DIR as modules, ROOT as root, corpusPackages, installCorpus } from './corpus-cache.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const corpusDir = process.env.DRAINGUARD_CORPUS ?? path.resolve(root, '../shared/corpus');
-const cacheDir = process.env.DRAINGUARD_CORPUS_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'drainguard-corpus');
 const cli = path.join(root, 'dist/cli.js');
 const LINE_TOLERANCE = 2;
 
@@ -42,20 +38,6 @@ function log(line = '') {
   process.stdout.write(`${line}\n`);
 }
 
-function install() {
-  mkdirSync(cacheDir, { recursive: true });
-  const wanted = readFileSync(path.join(corpusDir, 'package.json'), 'utf8');
-  const stamp = path.join(cacheDir, '.installed-package.json');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted && existsSync(path.join(cacheDir, 'node_modules'))) {
-    log(`corpus: using the SDKs installed in ${cacheDir}`);
-    return;
-  }
-  writeFileSync(path.join(cacheDir, 'package.json'), wanted);
-  log(`corpus: installing the pinned SDKs into ${cacheDir} (outside the repository) …`);
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: cacheDir, stdio: 'inherit' });
-  writeFileSync(stamp, wanted);
-}
-
 function readExpectations() {
   return readFileSync(path.join(corpusDir, 'expected.tsv'), 'utf8')
     .split('\n')
@@ -68,7 +50,7 @@ function readExpectations() {
 
 function runCli(args) {
   try {
-    return execFileSync(process.execPath, [cli, ...args], { cwd: path.join(cacheDir, 'node_modules'), maxBuffer: 1 << 30, encoding: 'utf8' });
+    return execFileSync(process.execPath, [cli, ...args], { cwd: modules, maxBuffer: 1 << 30, encoding: 'utf8' });
   } catch (error) {
     if (typeof error.status === 'number' && error.status === 1 && error.stdout) return error.stdout;
     throw error;
@@ -80,9 +62,8 @@ function packageOf(relative) {
   return relative.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-install();
-const modules = path.join(cacheDir, 'node_modules');
-const packages = Object.keys(JSON.parse(readFileSync(path.join(corpusDir, 'package.json'), 'utf8')).dependencies);
+installCorpus(log);
+const packages = corpusPackages();
 const expectations = readExpectations();
 
 let started = Date.now();

@@ -1,0 +1,2 @@
+import { parseOnly } from './eslint-configs.mjs';
+export default parseOnly;

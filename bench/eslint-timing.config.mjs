@@ -1,0 +1,2 @@
+import { ruleVersusNoUnreachable } from './eslint-configs.mjs';
+export default ruleVersusNoUnreachable;

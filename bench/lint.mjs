@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// npm run bench:lint: two ratios on the corpus SDKs (installed outside the repo, see scripts/corpus-cache.mjs).
+//  1. the rule against core no-unreachable in ONE ESLint run with TIMING=all (goal: at most 1.5x);
+//  2. `drainguard lint` against plain ESLint with no rules, same files, wall time (goal: at most 0.3x),
+//     and proof that the CLI's pre-filter drops no report (same reports with DRAINGUARD_NO_PREFILTER=1).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { MODULES_DIR, ROOT, corpusPackages, installCorpus } from '../scripts/corpus-cache.mjs';
+
+const eslintBin = path.join(ROOT, 'node_modules/eslint/bin/eslint.js');
+const cli = path.join(ROOT, 'dist/cli.js');
+const runs = Math.max(1, Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3);
+
+function timed(args, env = {}) {
+  const started = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, args, { cwd: MODULES_DIR, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (run.status !== 0 && run.status !== 1) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return { ms, stdout: run.stdout };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Rows of ESLint's TIMING table: `Rule | Time (ms) | Relative`. */
+function timingTable(stdout) {
+  const times = new Map();
+  for (const line of stdout.split('\n')) {
+    const match = /^(\S+)\s*\|\s*([\d.]+)\s*\|/.exec(line);
+    if (match) times.set(match[1], Number(match[2]));
+  }
+  return times;
+}
+
+function reportsOf(stdout) {
+  return JSON.parse(stdout)
+    .flatMap((result) => result.messages.map((message) => `${result.filePath}:${message.line}:${message.column}:${message.ruleId}`))
+    .sort();
+}
+
+installCorpus();
+const packages = corpusPackages();
+console.log(`bench:lint on ${packages.length} corpus SDKs in ${MODULES_DIR}, median of ${runs} runs\n`);
+
+const ruleMs = [];
+const unreachableMs = [];
+for (let i = 0; i < runs; i++) {
+  const { stdout } = timed([eslintBin, '--config', path.join(ROOT, 'bench/eslint-timing.config.mjs'), '--format', 'json', '--output-file', '/dev/null', ...packages], { TIMING: 'all' });
+  const table = timingTable(stdout);
+  ruleMs.push(table.get('drainguard/no-early-stream-close') ?? NaN);
+  unreachableMs.push(table.get('no-unreachable') ?? NaN);
+}
+const rule = median(ruleMs);
+const unreachable = median(unreachableMs);
+
+const cliMs = [];
+const eslintMs = [];
+let cliOut = '';
+for (let i = 0; i < runs; i++) {
+  const ours = timed([cli, 'lint', '--format', 'json', ...packages]);
+  const plain = timed([eslintBin, '--config', path.join(ROOT, 'bench/eslint-parse-only.config.mjs'), '--format', 'json', ...packages]);
+  cliMs.push(ours.ms);
+  eslintMs.push(plain.ms);
+  cliOut = ours.stdout;
+}
+const withoutPrefilter = timed([cli, 'lint', '--format', 'json', ...packages], { DRAINGUARD_NO_PREFILTER: '1' });
+const files = JSON.parse(cliOut).length;
+const same = JSON.stringify(reportsOf(cliOut)) === JSON.stringify(reportsOf(withoutPrefilter.stdout));
+
+const ratio1 = rule / unreachable;
+const ratio2 = median(cliMs) / median(eslintMs);
+console.log('| measure | value | goal |');
+console.log('|---|---:|---:|');
+console.log(`| rule time, TIMING=all (ms) | ${rule.toFixed(1)} | |`);
+console.log(`| no-unreachable time, same run (ms) | ${unreachable.toFixed(1)} | |`);
+console.log(`| rule / no-unreachable | ${ratio1.toFixed(2)}x | <= 1.5x |`);
+console.log(`| drainguard lint, wall (ms, ${files} files) | ${median(cliMs).toFixed(0)} | |`);
+console.log(`| plain ESLint, no rules, wall (ms) | ${median(eslintMs).toFixed(0)} | |`);
+console.log(`| drainguard lint / plain ESLint | ${ratio2.toFixed(2)}x | <= 0.3x |`);
+console.log(`| drainguard lint without pre-filter, wall (ms) | ${withoutPrefilter.ms.toFixed(0)} | |`);
+console.log(`| same reports with and without the pre-filter | ${same ? 'yes' : 'NO'} (${reportsOf(cliOut).length} reports) | yes |`);
+if (!same) process.exitCode = 1;
