@@ -137,7 +137,7 @@ export class BranchTestClassifier {
     const reply = this.jsonRpcReply(node);
     if (reply) return reply;
     const tokens = collectTokens(node);
-    const comparison = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator);
+    const comparison = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator) && !isEmptinessCheck(node);
     let kind: ExemptKind = null;
     for (const token of tokens) {
       const tokenKind = exemptKind(token, comparison);
@@ -156,6 +156,11 @@ export class BranchTestClassifier {
     if (!isJsonRpcReply(node, collectTokens(node)) || !matchesTerminal(JSON_RPC_REPLY_TOKEN, this.terminalPatterns)) return null;
     return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
   }
+}
+
+/** `buf.length > 0`, `count < 1`: about emptiness, not a size or count limit. */
+function isEmptinessCheck(node: TSESTree.BinaryExpression): boolean {
+  return [node.left, node.right].some((side) => side.type === 'Literal' && (side.value === 0 || side.value === 1));
 }
 
 function isBooleanLiteralOrNothing(node: Node | null | undefined): boolean {
