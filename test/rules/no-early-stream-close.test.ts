@@ -1,0 +1,226 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import { Linter, RuleTester as EslintRuleTester } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import rule from '../../rules/no-early-stream-close.js';
+import { invalid, src, typedInvalid, typedValid, valid, type InvalidCase, type ValidCase } from './cases.js';
+
+EslintRuleTester.describe = describe;
+EslintRuleTester.it = it;
+EslintRuleTester.itOnly = it.only;
+// typescript-eslint's RuleTester hooks are set in test/setup/rule-tester.ts; afterAll is repeated for clarity.
+RuleTester.afterAll = afterAll;
+
+const anyRule = rule as never;
+
+const toTs = (testCase: InvalidCase | ValidCase) => ({
+  name: testCase.name,
+  code: testCase.code,
+  ...(testCase.options ? { options: testCase.options } : {}),
+  ...(testCase.filename ? { filename: testCase.filename } : {}),
+});
+
+// ---------------------------------------------------------------------------------------------
+// 1. Every case through @typescript-eslint/parser (syntax only, no type information).
+// ---------------------------------------------------------------------------------------------
+describe('@typescript-eslint/parser, syntax only', () => {
+new RuleTester({
+  languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } },
+}).run('no-early-stream-close', anyRule, {
+  valid: [
+    ...valid.map(toTs),
+    {
+      name: 'useTypes without type information falls back to syntax (nothing to report here)',
+      code: 'async function f(jobs) { for await (const job of jobs) { if (job.done) break; } }',
+      options: [{ useTypes: true }],
+    },
+    {
+      name: 'useTypes: a typed but unsuggestive variable is not a stream without type information',
+      code: src(`
+        declare function openStream(): ReadableStream<string>;
+        async function f() {
+          const s = openStream();
+          for await (const chunk of s) {
+            if (chunk === '[DONE]') break;
+          }
+        }
+      `),
+    },
+  ],
+  invalid: [
+    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: testCase.errors })),
+    {
+      name: 'useTypes without type information falls back to syntax (still reports)',
+      code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }',
+      options: [{ useTypes: true }],
+      errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }],
+    },
+    {
+      name: 'useTypes off: a response-named variable is a stream by its name',
+      code: src(`
+        interface Job { finished: boolean; cancel(): void }
+        declare const res: Job;
+        if (res.finished) res.cancel();
+      `),
+      errors: [{ messageId: 'explicitClose', line: 3, column: 19, endLine: 3, endColumn: 31 }],
+    },
+  ],
+});
+});
+
+// ---------------------------------------------------------------------------------------------
+// 2. The plain JavaScript cases through ESLint's own RuleTester (espree).
+// ---------------------------------------------------------------------------------------------
+const toJs = (testCase: InvalidCase | ValidCase) => ({
+  name: testCase.name,
+  code: testCase.code,
+  ...(testCase.options ? { options: testCase.options } : {}),
+});
+
+const jsInvalid = invalid.filter((testCase) => testCase.js);
+const jsValid = valid.filter((testCase) => testCase.js);
+
+describe('espree (ESLint RuleTester)', () => {
+new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', rule, {
+  valid: jsValid.map(toJs),
+  invalid: [
+    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: testCase.errors })),
+    // Full message texts: the stream and the terminal event are named, and what to do is said.
+    {
+      name: 'message text: explicit close',
+      code: src(`
+        async function f(url) {
+          const reader = (await fetch(url)).body.getReader();
+          const { value } = await reader.read();
+          if (value.type === 'message_stop') await reader.cancel();
+        }
+      `),
+      errors: [
+        {
+          message:
+            "`reader` is closed with `cancel()` after the terminal event `value.type === 'message_stop'` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).",
+          line: 4,
+          column: 44,
+          endLine: 4,
+          endColumn: 59,
+        },
+      ],
+    },
+    {
+      name: 'message text: implicit break',
+      code: src(`
+        async function f(res) {
+          for await (const event of iterSSE(res)) {
+            if (event.data === '[DONE]') break;
+          }
+        }
+      `),
+      errors: [
+        {
+          message:
+            "`break` leaves `for await` over `iterSSE(res)` after the terminal event `event.data === '[DONE]'` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).",
+          line: 3,
+          column: 34,
+          endLine: 3,
+          endColumn: 40,
+        },
+      ],
+    },
+    {
+      name: 'message text: implicit return, downleveled loop names the iterated stream',
+      code: src(`
+        async function f(response) {
+          var _a, _b, _c;
+          for (var _d = true, _e = __asyncValues(response.body), _f; _f = await _e.next(), _a = _f.done, !_a; _d = true) {
+            _c = _f.value;
+            _d = false;
+            const line = _c;
+            if (line === 'event: end') return;
+          }
+        }
+      `),
+      errors: [
+        {
+          message:
+            "`return` leaves `for await` over `response.body` after the terminal event `line === 'event: end'` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).",
+          line: 7,
+          column: 32,
+          endLine: 7,
+          endColumn: 39,
+        },
+      ],
+    },
+  ],
+});
+});
+
+// ---------------------------------------------------------------------------------------------
+// 3. useTypes: true with type information (project service over a fixture tsconfig).
+// ---------------------------------------------------------------------------------------------
+const typedRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'typed');
+
+describe('useTypes: true with type information', () => {
+new RuleTester({
+  languageOptions: {
+    parserOptions: {
+      // file.ts of the fixture directory is in its tsconfig.json, so the project service types it.
+      projectService: true,
+      tsconfigRootDir: typedRoot,
+    },
+  },
+}).run('no-early-stream-close', anyRule, {
+  valid: typedValid.map(toTs),
+  invalid: typedInvalid.map((testCase) => ({ ...toTs(testCase), errors: testCase.errors })),
+});
+});
+
+// ---------------------------------------------------------------------------------------------
+// 4. A few direct Linter checks: one report per close site, stable across runs, many sites.
+// ---------------------------------------------------------------------------------------------
+describe('no-early-stream-close (Linter)', () => {
+  const config = [{ plugins: { drainguard: { rules: { 'no-early-stream-close': rule } } }, rules: { 'drainguard/no-early-stream-close': 'error' as const } }];
+
+  it('reports each close site once even when it is reached from several completion branches', () => {
+    const code = src(`
+      async function f(res) {
+        const reader = res.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          if (value === '[DONE]' || value.type === 'message_stop' || value.finished) break;
+        }
+        await reader.cancel();
+      }
+    `);
+    const messages = new Linter().verify(code, config);
+    expect(messages.map((message) => [message.line, message.column, message.messageId])).toEqual([[8, 9, 'explicitClose']]);
+  });
+
+  it('handles a large generated file with many sites in linear-looking time', () => {
+    const unit = (i: number) =>
+      `async function f${i}(res) {\n  for await (const c of res.body) {\n    if (c.type === 'done' && c.index === ${i}) break;\n    if (c.error) { res.body.cancel(); }\n  }\n}\n`;
+    const small = Array.from({ length: 200 }, (_, i) => unit(i)).join('');
+    const big = Array.from({ length: 2000 }, (_, i) => unit(i)).join('');
+    const linter = new Linter();
+    const t0 = performance.now();
+    expect(linter.verify(small, config)).toHaveLength(200);
+    const t1 = performance.now();
+    expect(linter.verify(big, config)).toHaveLength(2000);
+    const t2 = performance.now();
+    // 10x the code should not cost much more than 10x the time (generous bound against path enumeration).
+    expect(t2 - t1).toBeLessThan(Math.max(40 * (t1 - t0), 2000));
+  });
+
+  it('a deeply nested chain of completion tests does not blow up (no path enumeration)', () => {
+    const depth = 60;
+    let body = '';
+    for (let i = 0; i < depth; i++) body += `if (v.k${i} === 'done') { a${i}(); } else { b${i}(); }\n`;
+    const code = `async function f(res) {\n  const reader = res.body.getReader();\n  const { value: v } = await reader.read();\n${body}  reader.cancel();\n}\n`;
+    const t0 = performance.now();
+    const messages = new Linter().verify(code, config);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.line).toBe(depth + 4);
+  });
+});
