@@ -11,7 +11,7 @@
 // messages, 2 usage error. Everything listens on 127.0.0.1 only; every call is bounded.
 import { parseArgs, isDeepStrictEqual } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { rmSync } from 'node:fs';
 import { measureKeepAlive, percentile, loadClient } from '../test/support/keepalive.mjs';
 import { applyCodemod, ensureCodemodBuilt } from '../test/support/codemod.mjs';
@@ -31,9 +31,13 @@ const USAGE = `usage: npm run bench:keepalive -- [options]
   --peer node|mcp        node: the counting SSE server (default); mcp: the MCP TypeScript SDK server
   --tail-ms MS           node peer: delay between [DONE] and the end of the response (default 5)
   --drain-timeout-ms MS  the codemod's drain budget for the drainguard-fixed variant (default 1000)
+  --codemod PATH         the built transform to run (default dist/codemod.cjs, built if missing/stale)
   --help`;
 
-/** @param {string} message */
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function usageError(message) {
   process.stderr.write(`bench:keepalive: ${message}\n${USAGE}\n`);
   process.exit(2);
@@ -68,6 +72,7 @@ try {
       peer: { type: 'string', default: 'node' },
       'tail-ms': { type: 'string' },
       'drain-timeout-ms': { type: 'string' },
+      codemod: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -115,9 +120,12 @@ let fixedDir;
   /** @type {Variant} */
   const fixed = { name: 'drainguard-fixed' };
   try {
-    const built = ensureCodemodBuilt();
-    if (built) note(built);
-    const result = await applyCodemod(clients.earlyClose, { transformOptions: { drainTimeoutMs } });
+    const codemodPath = parsed.codemod ? resolve(parsed.codemod) : undefined;
+    if (!codemodPath) {
+      const built = ensureCodemodBuilt();
+      if (built) note(built);
+    }
+    const result = await applyCodemod(clients.earlyClose, { codemodPath, transformOptions: { drainTimeoutMs } });
     for (const report of result.reports) note(`codemod: ${report}`);
     if (result.changed && result.outPath) {
       fixed.client = result.outPath;

@@ -2,6 +2,9 @@
 // calls, RTT 1 ms); the connection counts are asserted, the latencies only for their type.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -53,6 +56,23 @@ describe('bench/keepalive.mjs', () => {
     expect(stdout).toMatch(/^early-close\s/m);
     expect(stdout).toMatch(/^drainguard-fixed\s/m);
     expect(stdout).toMatch(/^hand-drained\s/m);
+  });
+
+  it('a transform that changes nothing makes drainguard-fixed unavailable, not a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'drainguard-placeholder-'));
+    try {
+      const placeholder = join(dir, 'placeholder.cjs');
+      writeFileSync(placeholder, 'module.exports = function transform() { return undefined; };\n');
+      const { code, stdout, stderr } = await bench(['--calls', '2', '--rtt', '0', '--json', '--codemod', placeholder]);
+      expect(code, stderr).toBe(0);
+      const out = JSON.parse(stdout) as { variants: Variant[] };
+      expect(out.variants[1]).toEqual({ name: 'drainguard-fixed', connections: null, p50Ms: null, p95Ms: null });
+      expect(typeof out.variants[0].connections).toBe('number');
+      expect(typeof out.variants[2].connections).toBe('number');
+      expect(stderr).toMatch(/drainguard-fixed: unavailable: the transform changed nothing in early-close\.mjs/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('usage errors exit 2', async () => {

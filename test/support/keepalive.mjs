@@ -5,7 +5,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSseServer } from './sse-server.mjs';
-import { startMcpServer } from './mcp-server.mjs';
 import { startDelayProxy } from './delay-proxy.mjs';
 import { createDispatcher } from './undici-agent.mjs';
 
@@ -89,7 +88,9 @@ export async function runSequentialCalls(client, url, n, options = {}) {
 export async function measureKeepAlive(client, options = {}) {
   const { calls = 20, peer = 'node', server: serverOptions = {}, rttMs, tls = false, args = [], settleMs = 100 } = options;
   const fn = await loadClient(client, options.exportName);
-  const server = peer === 'mcp' ? await startMcpServer(serverOptions) : await startSseServer(serverOptions);
+  // The MCP peer (and the SDK behind it) is loaded only when asked for.
+  const server =
+    peer === 'mcp' ? await (await import('./mcp-server.mjs')).startMcpServer(serverOptions) : await startSseServer(serverOptions);
   /** @type {import('./delay-proxy.d.mts').DelayProxy | undefined} */
   let proxy;
   /** @type {import('./undici-agent.d.mts').Dispatcher | undefined} */
