@@ -45,9 +45,22 @@ const rule: Rule.RuleModule = {
       {
         type: 'object',
         properties: {
-          terminalPatterns: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-          closeMethods: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-          useTypes: { type: 'boolean' },
+          terminalPatterns: {
+            description: 'Regular expressions (case-insensitive, tested on the snake_case words of names and strings) that recognise a completion in a branch test; replaces the defaults.',
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+            uniqueItems: true,
+          },
+          closeMethods: {
+            description: 'Method names whose call on a response stream, its reader, iterator or AbortController closes it.',
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+            uniqueItems: true,
+          },
+          useTypes: {
+            description: 'Use type information, when the parser provides it, to find response streams by type and to confirm close receivers.',
+            type: 'boolean',
+          },
         },
         additionalProperties: false,
       },
