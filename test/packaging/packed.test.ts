@@ -1,0 +1,534 @@
+// The package as users get it: `npm pack` (which runs `prepare`), the tarball installed into a fresh
+// project next to ESLint 10, typescript-eslint, jscodeshift and TypeScript from the npm registry,
+// then the user's own tools on it, running the recipes of docs/recipes/ verbatim.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sarifValidator } from '../cli/sarif-schema.js';
+import {
+  ROOT,
+  copyWorkTree,
+  describeRun,
+  fixture,
+  recipeBlock,
+  recipeCommands,
+  run,
+  shell,
+  userEnv,
+  type RunResult,
+} from './support.js';
+
+const RULE_ID = 'drainguard/no-early-stream-close';
+const USER_DEPENDENCIES = ['eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
+const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  exports: Record<string, string | Record<string, string>>;
+  bin: Record<string, string>;
+};
+
+const early = { ts: fixture('01-ts-while-reader-cancel-return'), js: fixture('02-js-while-reader-cancel-break') };
+const forAwait = fixture('04-js-for-await-break-unbounded');
+const component = fixture('22-tsx-component-effect');
+const manual = fixture('27-js-manual-not-async');
+const budgetZero = { ts: fixture('14-ts-budget-zero'), js: fixture('15-js-budget-zero-for-await') };
+
+const work = mkdtempSync(join(tmpdir(), 'drainguard-packed-'));
+const project = join(work, 'project');
+let tarball = '';
+let tarEntries: string[] = [];
+let tarVerbose = '';
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  // Pack a copy of the work tree (with the repository's node_modules for the build), not the
+  // repository itself: `prepare` rebuilds dist/, which other test files are running meanwhile.
+  const source = join(work, 'source');
+  copyWorkTree(source);
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const packDir = join(work, 'pack');
+  mkdirSync(packDir);
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: source });
+  expect(pack.code, describeRun(pack)).toBe(0);
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as [{ filename: string }];
+  tarball = join(packDir, info.filename);
+
+  const list = await run('tar', ['-tzf', tarball], { cwd: work });
+  expect(list.code, describeRun(list)).toBe(0);
+  tarEntries = list.stdout.split('\n').filter(Boolean);
+  tarVerbose = (await run('tar', ['-tzvf', tarball], { cwd: work })).stdout;
+
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'drainguard-user', private: true, type: 'module' }, null, 2)}\n`);
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], {
+    cwd: project,
+    timeoutMs: 540_000,
+  });
+  expect(install.code, describeRun(install)).toBe(0);
+}, 600_000);
+
+/** A directory of the user's project with these files (paths relative to it). */
+function scenario(name: string, files: Record<string, string>): string {
+  const dir = join(project, 'scenarios', name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+function read(dir: string, path: string): string {
+  return readFileSync(join(dir, path), 'utf8');
+}
+
+const npx = (dir: string, ...args: string[]): Promise<RunResult> => run('npx', args, { cwd: dir });
+
+interface Finding {
+  ruleId: string | null;
+  line: number;
+  column: number;
+  fatal?: boolean;
+}
+
+/** `npx eslint --format json` in dir: findings per file (relative path), optionally only drainguard's and fatal ones. */
+async function eslint(dir: string, args: string[], onlyOurs = false): Promise<{ result: RunResult; findings: Record<string, Finding[]> }> {
+  const result = await npx(dir, 'eslint', '--format', 'json', ...args);
+  expect([0, 1], describeRun(result)).toContain(result.code);
+  const files = JSON.parse(result.stdout) as { filePath: string; messages: (Finding & { severity: number })[] }[];
+  const findings: Record<string, Finding[]> = {};
+  for (const file of files) {
+    findings[relative(dir, file.filePath)] = file.messages
+      .filter((message) => !onlyOurs || message.ruleId === RULE_ID || message.fatal)
+      .map(({ ruleId, line, column, fatal }) => (fatal ? { ruleId, line, column, fatal } : { ruleId, line, column }));
+  }
+  return { result, findings };
+}
+
+const at = (site: { line: number; column: number }): Finding => ({ ruleId: RULE_ID, line: site.line, column: site.column });
+const lintSources = {
+  'src/early.ts': early.ts.input,
+  'src/early.js': early.js.input,
+  'src/clean.ts': early.ts.output,
+  'src/clean.js': early.js.output,
+};
+const expectedLint = {
+  'src/early.ts': [at(early.ts.sites[0]!)],
+  'src/early.js': [at(early.js.sites[0]!)],
+  'src/clean.ts': [],
+  'src/clean.js': [],
+};
+
+describe('the tarball', () => {
+  it('holds the built package, its types, docs, README and LICENSE, and nothing else', () => {
+    expect(tarEntries.every((entry) => entry.startsWith('package/'))).toBe(true);
+    const files = tarEntries.map((entry) => entry.slice('package/'.length));
+    console.log(`drainguard tarball: ${files.length} files, ${readFileSync(tarball).length} bytes\n${files.join('\n')}`);
+    for (const required of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/index.js',
+      'dist/cli.js',
+      'dist/codemod.cjs',
+      'dist/rewrite.js',
+      'dist/types/rules/index.d.ts',
+      'dist/types/codemods/drain-terminal-event.d.cts',
+      'docs/rules/no-early-stream-close.md',
+    ]) {
+      expect(files, required).toContain(required);
+    }
+    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts)$/;
+    expect(files.filter((file) => !allowed.test(file))).toEqual([]);
+  });
+
+  it('has every exports and bin target, and an executable CLI', () => {
+    const files = new Set(tarEntries.map((entry) => entry.slice('package/'.length)));
+    const targets = Object.values(ownPackage.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    for (const target of [...targets, ...Object.values(ownPackage.bin)]) {
+      expect(files, target).toContain(target.replace(/^\.\//, ''));
+    }
+    const cliLine = tarVerbose.split('\n').find((line) => line.endsWith('package/dist/cli.js'));
+    expect(cliLine).toMatch(/^-rwx/);
+    expect(read(project, 'node_modules/drainguard/dist/cli.js').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('passes publint', async () => {
+    const result = await run(join(ROOT, 'node_modules/.bin/publint'), ['--strict', tarball], { cwd: work });
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(result.stdout).toContain('All good!');
+  }, 120_000);
+});
+
+describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)", () => {
+  it('reports the early closes of a TS and a JS file at their exact positions and nothing on clean files', async () => {
+    const dir = scenario('eslint-ts', { 'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-ts'), ...lintSources });
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual(expectedLint);
+    expect(result.code).toBe(1);
+  }, 180_000);
+
+  it('reports the same with --concurrency 2 and --concurrency auto', async () => {
+    const dir = join(project, 'scenarios/eslint-ts');
+    for (const concurrency of ['2', 'auto']) {
+      const { result, findings } = await eslint(dir, ['--concurrency', concurrency, 'src']);
+      expect(findings, `--concurrency ${concurrency}\n${describeRun(result)}`).toEqual(expectedLint);
+    }
+  }, 180_000);
+
+  it('works for JavaScript without typescript-eslint', async () => {
+    const dir = scenario('eslint-js', {
+      'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-js'),
+      'src/early.js': early.js.input,
+      'src/early.mjs': forAwait.input,
+      'src/clean.js': early.js.output,
+    });
+    expect(read(dir, 'eslint.config.js')).not.toContain('typescript-eslint');
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual({
+      'src/early.js': [at(early.js.sites[0]!)],
+      'src/early.mjs': [at(forAwait.sites[0]!)],
+      'src/clean.js': [],
+    });
+  }, 180_000);
+
+  it('works added to typescript-eslint’s recommended config', async () => {
+    const dir = scenario('eslint-tseslint', {
+      'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-tseslint-recommended'),
+      ...lintSources,
+    });
+    const { result, findings } = await eslint(dir, ['src'], true);
+    expect(findings, describeRun(result)).toEqual(expectedLint);
+  }, 180_000);
+});
+
+describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', () => {
+  const sources = {
+    'src/early.ts': early.ts.input,
+    'src/early.js': early.js.input,
+    'src/for-await.js': forAwait.input,
+    'src/ui/component.tsx': component.input,
+    'src/manual.js': manual.input,
+    'src/clean.ts': early.ts.output,
+    'src/module.mts': early.ts.input,
+  };
+  const expected = {
+    'src/early.ts': early.ts.output,
+    'src/early.js': early.js.output,
+    'src/for-await.js': forAwait.output,
+    'src/ui/component.tsx': component.output,
+    'src/manual.js': manual.input,
+    'src/clean.ts': early.ts.output,
+    'src/module.mts': early.ts.input, // not among jscodeshift's default extensions: see the next recipe
+  };
+
+  it('rewrites with the default budget what `drainguard fix` rewrites, to the same text', async () => {
+    const dir = scenario('jscodeshift', sources);
+    const result = await shell(recipeBlock('jscodeshift.md', 'jscodeshift'), dir);
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(result.stdout).toMatch(/\b4 ok\b/);
+    expect(result.stdout).toContain('manual: the close is not inside an async function');
+    for (const [path, text] of Object.entries(expected)) expect(read(dir, path), path).toBe(text);
+    expect(read(dir, 'src/early.ts')).toContain('}, 1000);');
+
+    const { 'src/module.mts': _mts, ...withoutMts } = sources;
+    const cli = scenario('jscodeshift-vs-fix', withoutMts);
+    const fix = await npx(cli, 'drainguard', 'fix', '--force', 'src');
+    expect(fix.code, describeRun(fix)).toBe(1); // the manual site
+    for (const path of Object.keys(withoutMts)) expect(read(dir, path), path).toBe(read(cli, path));
+  }, 180_000);
+
+  it("leaves code that the user's ESLint finds clean (the manual site stays reported)", async () => {
+    const dir = join(project, 'scenarios/jscodeshift');
+    writeFileSync(join(dir, 'eslint.config.js'), recipeBlock('eslint-flat-config.md', 'eslint-ts'));
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual({
+      'src/early.ts': [],
+      'src/early.js': [],
+      'src/for-await.js': [],
+      'src/ui/component.tsx': [],
+      'src/manual.js': [at(manual.sites[0]!)],
+      'src/clean.ts': [],
+      'src/module.mts': [at(early.ts.sites[0]!)],
+    });
+  }, 180_000);
+
+  it('passes --drainTimeoutMs=0 through to the budget, like drainguard fix --drain-timeout-ms 0', async () => {
+    const sources = { 'src/zero.ts': budgetZero.ts.input, 'src/zero.js': budgetZero.js.input };
+    const dir = scenario('jscodeshift-budget', sources);
+    const result = await shell(recipeBlock('jscodeshift.md', 'jscodeshift-budget'), dir);
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(read(dir, 'src/zero.ts')).toBe(budgetZero.ts.output);
+    expect(read(dir, 'src/zero.js')).toBe(budgetZero.js.output);
+
+    const cli = scenario('jscodeshift-budget-vs-fix', sources);
+    const fix = await npx(cli, 'drainguard', 'fix', '--force', '--drain-timeout-ms', '0', 'src');
+    expect(fix.code, describeRun(fix)).toBe(0);
+    for (const path of Object.keys(sources)) expect(read(dir, path), path).toBe(read(cli, path));
+  }, 180_000);
+
+  it('rewrites .mts and .cts files with --extensions, runs the same with --no-babel, counts a file that does not parse as an error', async () => {
+    const broken = 'export async function f(reader) {\n  if (data === "[DONE]") { await reader.cancel(); \n';
+    const dir = scenario('jscodeshift-extensions', {
+      'src/a.ts': early.ts.input,
+      'src/b.mts': early.ts.input,
+      'src/c.cts': early.ts.input,
+      'src/broken.ts': broken,
+    });
+    expect(recipeBlock('jscodeshift.md', 'jscodeshift-extensions')).toContain('--no-babel');
+    const all = await shell(recipeBlock('jscodeshift.md', 'jscodeshift-extensions'), dir);
+    expect(all.code, describeRun(all)).toBe(0);
+    for (const path of ['src/a.ts', 'src/b.mts', 'src/c.cts']) expect(read(dir, path), path).toBe(early.ts.output);
+    expect(read(dir, 'src/broken.ts')).toBe(broken);
+    expect(all.stdout).toMatch(/\b1 errors\b/);
+    expect(all.stdout).toMatch(/\b3 ok\b/);
+  }, 180_000);
+});
+
+describe('the CLI from the installed package', () => {
+  it('drainguard lint: exit 1 with the finding, exit 0 on a clean directory', async () => {
+    const dir = scenario('cli', { 'src/early.ts': early.ts.input, 'src/clean.ts': early.ts.output, 'clean/clean.js': early.js.output });
+    const dirty = await npx(dir, 'drainguard', 'lint', 'src');
+    expect(dirty.code, describeRun(dirty)).toBe(1);
+    expect(dirty.stdout).toContain('early.ts');
+    expect(dirty.stdout).toContain(`${early.ts.sites[0]!.line}:${early.ts.sites[0]!.column}`);
+    expect(dirty.stdout).toContain(RULE_ID);
+    expect(dirty.stdout).not.toContain('clean.ts');
+
+    const clean = await npx(dir, 'drainguard', 'lint', 'clean');
+    expect(clean.code, describeRun(clean)).toBe(0);
+  }, 180_000);
+
+  it('drainguard --version prints the package version', async () => {
+    const result = await npx(project, 'drainguard', '--version');
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(result.stdout.trim()).toBe(ownPackage.version);
+  }, 60_000);
+});
+
+describe('TypeScript users', () => {
+  it('type-check imports of drainguard and drainguard/codemod (module nodenext)', async () => {
+    const dir = scenario('typecheck', {
+      'tsconfig.json': `${JSON.stringify(
+        {
+          compilerOptions: {
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            target: 'es2022',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: [],
+          },
+          include: ['*.ts', '*.cts'],
+        },
+        null,
+        2,
+      )}\n`,
+      'esm.ts': [
+        "import type { ESLint, Linter } from 'eslint';",
+        "import drainguard from 'drainguard';",
+        "import transform from 'drainguard/codemod';",
+        '',
+        'export const plugin: ESLint.Plugin = drainguard;',
+        'export const config: Linter.Config[] = [drainguard.configs.recommended];',
+        'export const name: string = drainguard.meta.name;',
+        "export const rule = drainguard.rules['no-early-stream-close'];",
+        "export const output: Promise<string | undefined> = transform({ path: 'a.ts', source: '' }, {}, { drainTimeoutMs: 0 });",
+        '// @ts-expect-error the transform takes { path, source }',
+        "void transform('a.ts', {});",
+        '',
+      ].join('\n'),
+      'cjs.cts': [
+        "import transform = require('drainguard/codemod');",
+        '',
+        'export const output: Promise<string | undefined> = transform({ path: "a.js", source: "" }, { report: (message: string) => void message });',
+        '',
+      ].join('\n'),
+    });
+    const result = await npx(dir, 'tsc', '-p', 'tsconfig.json');
+    expect(result.code, describeRun(result)).toBe(0);
+  }, 180_000);
+});
+
+describe('husky + lint-staged (docs/recipes/husky-lint-staged.md)', () => {
+  it('the hook runs lint-staged, whose config runs drainguard lint on all JS/TS extensions', () => {
+    expect(recipeCommands('husky-lint-staged.md', 'husky-pre-commit')).toEqual(['npx lint-staged']);
+    const config = JSON.parse(recipeBlock('husky-lint-staged.md', 'lint-staged-config')) as { 'lint-staged': Record<string, string> };
+    expect(config['lint-staged']).toEqual({ '*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}': 'drainguard lint' });
+  });
+
+  it('drainguard lint on the staged files lint-staged passes (absolute paths): blocks an early close, lets clean files through', async () => {
+    const dir = scenario('lint-staged', {
+      'src/a.ts': early.ts.input,
+      'src/b.ts': early.ts.output,
+      'src/c.mjs': early.js.output,
+      'src/types.d.ts': 'export declare function complete(url: string): Promise<string[]>;\n',
+    });
+    const [command, ...args] = Object.values(
+      (JSON.parse(recipeBlock('husky-lint-staged.md', 'lint-staged-config')) as { 'lint-staged': Record<string, string> })['lint-staged'],
+    )[0]!.split(' ');
+    // lint-staged resolves the command from node_modules/.bin and appends the staged files' absolute paths.
+    const bin = join(project, 'node_modules/.bin', command!);
+    const staged = (...paths: string[]) => paths.map((path) => join(dir, path));
+
+    const blocked = await run(bin, [...args, ...staged('src/a.ts', 'src/b.ts')], { cwd: dir });
+    expect(blocked.code, describeRun(blocked)).toBe(1);
+    expect(blocked.stdout).toContain(join(dir, 'src/a.ts'));
+    expect(blocked.stdout).toContain(RULE_ID);
+    expect(blocked.stdout).not.toContain(join(dir, 'src/b.ts'));
+
+    const passed = await run(bin, [...args, ...staged('src/b.ts', 'src/c.mjs', 'src/types.d.ts')], { cwd: dir });
+    expect(passed.code, describeRun(passed)).toBe(0);
+  }, 180_000);
+});
+
+describe('GitHub Actions with SARIF upload (docs/recipes/github-actions-sarif.md)', () => {
+  const workflow = recipeBlock('github-actions-sarif.md', 'github-actions-workflow');
+  const lintStep = /- name: drainguard lint\n\s+run: (.+)\n/.exec(workflow);
+
+  it('checks out, sets up Node 20, lints to drainguard.sarif and uploads it even when the lint step fails', () => {
+    expect(workflow).toContain('uses: actions/checkout@v4');
+    expect(workflow).toMatch(/uses: actions\/setup-node@v4\n\s+with:\n\s+node-version: 20\n/);
+    expect(lintStep?.[1]).toBe('npx drainguard lint --format sarif > drainguard.sarif');
+    expect(workflow).toMatch(/- name: Upload SARIF to code scanning\n\s+if: always\(\)\n\s+uses: github\/codeql-action\/upload-sarif@v3\n\s+with:\n\s+sarif_file: drainguard.sarif\n/);
+    expect(workflow).toMatch(/^permissions:\n(?: {2}\S.*\n)*? {2}security-events: write/m);
+  });
+
+  const python = ['/usr/bin/python3', 'python3'].find(
+    (candidate) => spawnSync(candidate, ['-c', 'import yaml'], { stdio: 'ignore' }).status === 0,
+  );
+  if (!python) console.log('skipping the YAML parse of the workflow: no python3 with PyYAML (it comes with pre-commit)');
+  it.skipIf(!python)('is valid YAML with the steps in that order', () => {
+    const parsed = spawnSync(python!, ['-c', 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'], {
+      input: workflow,
+      encoding: 'utf8',
+    });
+    expect(parsed.status, parsed.stderr).toBe(0);
+    const data = JSON.parse(parsed.stdout) as {
+      permissions: Record<string, string>;
+      jobs: { drainguard: { 'runs-on': string; steps: { name?: string; uses?: string; run?: string; if?: string; with?: Record<string, unknown> }[] } };
+    };
+    const steps = data.jobs.drainguard.steps;
+    expect(steps.map((step) => step.uses ?? step.run)).toEqual([
+      'actions/checkout@v4',
+      'actions/setup-node@v4',
+      'npm ci',
+      'npx drainguard lint --format sarif > drainguard.sarif',
+      'github/codeql-action/upload-sarif@v3',
+    ]);
+    expect(steps[1]!.with).toMatchObject({ 'node-version': 20 });
+    expect(steps[4]).toMatchObject({ if: 'always()', with: { sarif_file: 'drainguard.sarif' } });
+    expect(data.permissions['security-events']).toBe('write');
+  });
+
+  it('its lint step fails with the finding in a schema-valid drainguard.sarif whose help link is the rule docs page', async () => {
+    const dir = scenario('github-actions', { 'src/early.ts': early.ts.input, 'src/clean.ts': early.ts.output });
+    const result = await shell(lintStep![1]!, dir); // GitHub's default shell: bash -e -o pipefail
+    expect(result.code, describeRun(result)).toBe(1);
+    const log = JSON.parse(read(dir, 'drainguard.sarif')) as {
+      version: string;
+      runs: {
+        tool: { driver: { rules: { id: string; helpUri?: string }[] } };
+        results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[];
+      }[];
+    };
+    const validate = sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    expect(log.version).toBe('2.1.0');
+
+    const installed = (await import(pathToFileURL(join(project, 'node_modules/drainguard/dist/index.js')).href)) as {
+      default: { rules: Record<string, { meta: { docs: { url: string } } }> };
+    };
+    const docsUrl = installed.default.rules['no-early-stream-close']!.meta.docs.url;
+    expect(docsUrl).toMatch(/^https:\/\/.+\/docs\/rules\/no-early-stream-close\.md$/);
+    expect(log.runs[0]!.tool.driver.rules.find((rule) => rule.id === RULE_ID)?.helpUri).toBe(docsUrl);
+
+    expect(log.runs[0]!.results).toHaveLength(1);
+    const [finding] = log.runs[0]!.results;
+    expect(finding!.ruleId).toBe(RULE_ID);
+    expect(finding!.locations[0]!.physicalLocation.artifactLocation.uri).toMatch(/src\/early\.ts$/);
+    expect(finding!.locations[0]!.physicalLocation.region).toMatchObject({
+      startLine: early.ts.sites[0]!.line,
+      startColumn: early.ts.sites[0]!.column,
+    });
+  }, 180_000);
+});
+
+describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () => {
+  const git = (dir: string, ...args: string[]) =>
+    run('git', ['-c', 'user.name=drainguard test', '-c', 'user.email=test@drainguard.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+
+  async function fork(name: string): Promise<string> {
+    const dir = scenario(name, { 'src/early.ts': early.ts.input, 'src/early.js': early.js.input, 'src/clean.ts': early.ts.output });
+    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-q', '-m', 'the SDK']]) {
+      const result = await git(dir, ...args);
+      expect(result.code, describeRun(result)).toBe(0);
+    }
+    return dir;
+  }
+
+  it('lint, dry run with diffs, fix, review, lint clean', async () => {
+    const dir = await fork('fork');
+    const commands = recipeCommands('one-shot-fix-on-a-fork.md', 'fork-fix');
+    expect(commands).toEqual([
+      'npx drainguard lint',
+      'npx drainguard fix --dry --print',
+      'npx drainguard fix',
+      'git diff',
+      'npx drainguard lint',
+    ]);
+    const [lint, dry, fix, diff, relint] = commands;
+
+    const found = await shell(lint!, dir);
+    expect(found.code, describeRun(found)).toBe(1);
+    expect(found.stdout).toContain('early.ts');
+    expect(found.stdout).toContain('early.js');
+
+    const preview = await shell(dry!, dir);
+    expect(preview.code, describeRun(preview)).toBe(0);
+    expect(preview.stdout).toContain('--- a/src/early.ts');
+    expect(preview.stdout).toContain('+++ b/src/early.js');
+    expect((await git(dir, 'status', '--porcelain')).stdout).toBe('');
+
+    const fixed = await shell(fix!, dir);
+    expect(fixed.code, describeRun(fixed)).toBe(0);
+    expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
+    expect(read(dir, 'src/early.js')).toBe(early.js.output);
+    expect(read(dir, 'src/clean.ts')).toBe(early.ts.output);
+
+    const review = await shell(diff!, dir);
+    expect(review.code, describeRun(review)).toBe(0);
+    expect(review.stdout).toContain('+      const drainTimer = setTimeout(() => {');
+
+    const clean = await shell(relint!, dir);
+    expect(clean.code, describeRun(clean)).toBe(0);
+
+    // As the recipe says: with uncommitted changes, fix refuses (exit 2).
+    writeFileSync(join(dir, 'src/early.js'), early.js.input);
+    const refused = await shell(fix!, dir);
+    expect(refused.code, describeRun(refused)).toBe(2);
+    expect(read(dir, 'src/early.js')).toBe(early.js.input);
+  }, 180_000);
+
+  it('--drain-timeout-ms sets the budget', async () => {
+    const dir = await fork('fork-budget');
+    const commands = recipeCommands('one-shot-fix-on-a-fork.md', 'fork-fix-budget');
+    expect(commands).toEqual(['npx drainguard fix --drain-timeout-ms 5000']);
+    const fixed = await shell(commands[0]!, dir);
+    expect(fixed.code, describeRun(fixed)).toBe(0);
+    expect(read(dir, 'src/early.ts')).toBe(early.ts.output.replace('}, 1000);', '}, 5000);'));
+    expect(read(dir, 'src/early.js')).toBe(early.js.output.replace('}, 1000);', '}, 5000);'));
+  }, 180_000);
+});
+
+it('the project under test is the installed tarball, not the repository', () => {
+  expect(existsSync(join(project, 'node_modules/drainguard/package.json'))).toBe(true);
+  expect(existsSync(join(project, 'node_modules/drainguard/rules'))).toBe(false);
+  const installed = JSON.parse(read(project, 'node_modules/drainguard/package.json')) as { version: string };
+  expect(installed.version).toBe(ownPackage.version);
+  expect(userEnv().npm_lifecycle_event).toBeUndefined();
+});
