@@ -19,7 +19,8 @@ export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs
 
 interface Site {
   node: Node;
-  family: Family;
+  /** Which response the close belongs to; resolved after the traversal (class fields may be assigned later in the file). */
+  family: () => Family | null;
   messageId: 'explicitClose' | 'implicitClose';
   data: Record<string, string>;
   receiver: Node;
@@ -77,16 +78,19 @@ const rule: Rule.RuleModule = {
   create(context) {
     const options = context.options[0] as RuleOptions;
     const sourceCode = context.sourceCode;
-    if (!closeCandidatePattern(options.closeMethods).test(sourceCode.text)) return {};
+    if (!cachedPrefilter(options.closeMethods).test(sourceCode.text)) return {};
 
     const closeMethods = new Set(options.closeMethods);
+    const mayHaveAsyncLoops = /for\s+await\b|__asyncValues/.test(sourceCode.text);
     const typeOracle = options.useTypes ? makeTypeOracle(sourceCode.parserServices) : undefined;
     const streams = new StreamResolver({
       getScope: (node) => sourceCode.getScope(node as never) as never,
       visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
       typeOracle,
+      collectClassMembers: true,
     });
-    const tests = new BranchTestClassifier(streams, compilePatterns(options.terminalPatterns), (node) =>
+    const noteClassMember = (node: Node): void => streams.classMembers.note(node);
+    const tests = new BranchTestClassifier(streams, cachedPatterns(options.terminalPatterns), (node) =>
       brief(sourceCode.getText(node as never)),
     );
 
@@ -98,14 +102,9 @@ const rule: Rule.RuleModule = {
     const consequentEnds = new Map<Node, Set<Segment>>();
     const top = (): PathFacts<Site> => stack[stack.length - 1]!;
 
-    const applyEntryEffect = (node: Node): void => {
-      const effect = entryEffects.get(node);
-      if (!effect) return;
-      entryEffects.delete(node);
-      if (effect.kind !== 'none') top().record({ kind: 'effect', effect });
-    };
-    const setEntryEffect = (node: Node | null | undefined, effect: Effect): void => {
-      if (node && effect.kind !== 'none') entryEffects.set(node, effect);
+    /** Effect of the branch that starts at `node`, classified lazily (see `deferred`). */
+    const setEntryEffect = (node: Node | null | undefined, test: Node, polarity: 'pos' | 'neg'): void => {
+      if (node) entryEffects.set(node, { kind: 'deferred', resolve: () => tests.classify(test)[polarity] });
     };
 
     const recordSite = (site: Site): void => {
@@ -120,31 +119,36 @@ const rule: Rule.RuleModule = {
     const onLoopExit = (loop: Node): void => {
       const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
       loopBreaks.delete(loop);
-      let effect: Effect = { kind: 'none' };
+      let effect: Effect | null = null;
       if (loop.type === 'ForOfStatement') {
-        const family = streams.asyncLoopFamily(loop);
-        if (family) effect = { kind: 'kill', family };
-      } else if (loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') {
-        effect = tests.classify(loop.test).neg;
+        if (loop.await) {
+          effect = {
+            kind: 'deferred',
+            resolve: () => {
+              const family = streams.asyncLoopFamily(loop);
+              return family ? { kind: 'kill', family } : { kind: 'none' };
+            },
+          };
+        }
+      } else if ((loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') && loop.test) {
+        const test = loop.test as Node;
+        effect = { kind: 'deferred', resolve: () => tests.classify(test).neg };
       }
-      if (effect.kind !== 'none') top().addEdgeEffect(top().current, effect, breaks);
+      if (effect) top().addEdgeEffect(top().current, effect, breaks);
     };
 
     const onJump = (node: TSESTree.BreakStatement | TSESTree.ContinueStatement | TSESTree.ReturnStatement): void => {
-      applyEntryEffect(node);
       const target = node.type === 'ReturnStatement' ? null : jumpTarget(node);
       if (node.type === 'BreakStatement' && target) {
         const breaks = loopBreaks.get(target);
         if (breaks) for (const segment of top().current) breaks.add(segment);
       }
-      const loop = innermostLeftAsyncLoop(node, target);
+      const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
-      const family = streams.asyncLoopFamily(loop);
-      if (!family) return;
       const iterable = iteratedExpression(loop);
       recordSite({
         node,
-        family,
+        family: memo(() => streams.asyncLoopFamily(loop)),
         receiver: iterable as Node,
         messageId: 'implicitClose',
         data: { statement: node.type === 'ReturnStatement' ? 'return' : node.type === 'BreakStatement' ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable as never)) },
@@ -152,12 +156,19 @@ const rule: Rule.RuleModule = {
     };
 
     const solveAll = (): void => {
+      for (let index = allFacts.length - 1; index >= 0; index--) {
+        const facts = allFacts[index]!;
+        facts.needed ||= facts.sites.some((site) => site.family() !== null);
+        if (facts.needed && facts.parent) facts.parent.needed = true;
+      }
       for (const facts of allFacts) {
+        if (!facts.needed) continue;
         solve(
           facts,
           (site, state) => {
             const pending = state?.pending;
-            if (!pending || pending.eofed.has(site.family)) return;
+            const family = site.family();
+            if (!pending || !family || pending.eofed.has(family)) return;
             context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
           },
           (child, state) => {
@@ -170,9 +181,10 @@ const rule: Rule.RuleModule = {
 
     const listeners: Rule.RuleListener = {
       onCodePathStart(codePath: CodePath, node: Node) {
-        const facts = new PathFacts<Site>(codePath);
-        const parent = stack[stack.length - 1];
-        if (parent && inheritsState(node as Node)) parent.record({ kind: 'spawn', child: codePath });
+        const enclosing = stack[stack.length - 1];
+        const inherits = enclosing !== undefined && inheritsState(node);
+        const facts = new PathFacts<Site>(codePath, inherits ? enclosing : null);
+        if (inherits) enclosing.record({ kind: 'spawn', child: codePath });
         stack.push(facts);
         allFacts.push(facts);
         factsByPath.set(codePath, facts);
@@ -181,12 +193,17 @@ const rule: Rule.RuleModule = {
         stack.pop();
         if (node.type === 'Program') solveAll();
       },
-      onCodePathSegmentStart(segment: Segment) {
-        top().segments.push(segment);
-        top().current.add(segment);
+      onCodePathSegmentStart(segment: Segment, node: Node) {
+        const facts = top();
+        facts.segments.push(segment);
+        facts.current.add(segment);
+        const effect = entryEffects.get(node);
+        if (effect) facts.recordIn(segment, { kind: 'effect', effect });
       },
-      onCodePathSegmentEnd(segment: Segment) {
+      onCodePathSegmentEnd(segment: Segment, node: Node) {
         top().current.delete(segment);
+        // Segments still open when an `if` is left are the ends of its consequent (the false edges ended at the test).
+        consequentEnds.get(node)?.add(segment);
       },
       onUnreachableCodePathSegmentStart(segment: Segment) {
         top().segments.push(segment);
@@ -195,37 +212,29 @@ const rule: Rule.RuleModule = {
       onUnreachableCodePathSegmentEnd(segment: Segment) {
         top().current.delete(segment);
       },
-      '*'(node: Node) {
-        applyEntryEffect(node);
-      },
       IfStatement(node: TSESTree.IfStatement) {
-        const effects = tests.classify(node.test);
-        setEntryEffect(node.consequent, effects.pos);
-        setEntryEffect(node.alternate, effects.neg);
-        if (!node.alternate && effects.neg.kind !== 'none') consequentEnds.set(node, new Set());
-      },
-      'IfStatement > .consequent:exit'(node: Node) {
-        const ends = consequentEnds.get(node.parent!);
-        if (ends) for (const segment of top().current) ends.add(segment);
+        setEntryEffect(node.consequent, node.test, 'pos');
+        setEntryEffect(node.alternate, node.test, 'neg');
+        // Only a negation (`!`, `!==`) gives the fall-through after an `if` without `else` an effect of its own.
+        if (!node.alternate && hasNegation(sourceCode.text, node.test.range)) consequentEnds.set(node, new Set());
       },
       'IfStatement:exit'(node: TSESTree.IfStatement) {
         const ends = consequentEnds.get(node);
         if (!ends) return;
         consequentEnds.delete(node);
-        top().addEdgeEffect(top().current, tests.classify(node.test).neg, ends);
+        const test = node.test as Node;
+        top().addEdgeEffect(top().current, { kind: 'deferred', resolve: () => tests.classify(test).neg }, ends);
       },
       ConditionalExpression(node: TSESTree.ConditionalExpression) {
-        const effects = tests.classify(node.test);
-        setEntryEffect(node.consequent, effects.pos);
-        setEntryEffect(node.alternate, effects.neg);
+        setEntryEffect(node.consequent, node.test, 'pos');
+        setEntryEffect(node.alternate, node.test, 'neg');
       },
       LogicalExpression(node: TSESTree.LogicalExpression) {
         if (node.operator === '??') return;
-        const effects = tests.classify(node.left);
-        setEntryEffect(node.right, node.operator === '&&' ? effects.pos : effects.neg);
+        setEntryEffect(node.right, node.left, node.operator === '&&' ? 'pos' : 'neg');
       },
       SwitchCase(node: TSESTree.SwitchCase) {
-        if (node.test && node.consequent[0]) setEntryEffect(node.consequent[0], tests.classify(node.test).pos);
+        if (node.test) setEntryEffect(node.consequent[0], node.test, 'pos');
       },
       WhileStatement: onLoopEnter,
       DoWhileStatement: onLoopEnter,
@@ -241,26 +250,34 @@ const rule: Rule.RuleModule = {
       'SwitchStatement:exit'(node: Node) {
         loopBreaks.delete(node);
       },
-      AssignmentExpression(node: TSESTree.AssignmentExpression) {
-        applyEntryEffect(node);
-        const label = tests.flagSetTo(node);
-        if (label) top().record({ kind: 'effect', effect: { kind: 'gen', label } });
+      'AssignmentExpression[operator="="][right.value=true]'(node: TSESTree.AssignmentExpression) {
+        top().record({
+          kind: 'effect',
+          effect: {
+            kind: 'deferred',
+            resolve: () => {
+              const label = tests.flagSetTo(node);
+              return label ? { kind: 'gen', label } : { kind: 'none' };
+            },
+          },
+        });
       },
+      'AssignmentExpression[left.object.type="ThisExpression"]': noteClassMember,
+      PropertyDefinition: noteClassMember,
+      TSParameterProperty: noteClassMember,
+      'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
       BreakStatement: onJump,
-      ContinueStatement: onJump,
-      ReturnStatement: onJump,
-      CallExpression(node: TSESTree.CallExpression) {
-        applyEntryEffect(node);
+      // `continue` and `return` matter only as implicit closes, which need a `for await`.
+      ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
+      [closeCallSelector(options.closeMethods)](node: TSESTree.CallExpression) {
         const callee = unwrap(node.callee);
         if (callee?.type !== 'MemberExpression') return;
         const method = propertyName(callee);
         if (!method || !closeMethods.has(method)) return;
         const receiver = callee.object as Node;
-        const family = method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.familyOf(receiver);
-        if (!family) return;
         recordSite({
           node,
-          family,
+          family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.familyOf(receiver))),
           receiver,
           messageId: 'explicitClose',
           data: { stream: brief(sourceCode.getText(receiver as never)), method },
@@ -273,11 +290,54 @@ const rule: Rule.RuleModule = {
 
 export default rule;
 
-/** Function expressions and arrows start from the state where they are written (a callback in a completion branch); declarations and methods do not. */
+function memo<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+}
+
+// ESLint hands every file a fresh copy of the options: compile their regular expressions once per distinct value.
+const prefilters = new Map<string, RegExp>();
+const terminalPatternCache = new Map<string, RegExp[]>();
+
+function cachedPrefilter(closeMethods: readonly string[]): RegExp {
+  const key = closeMethods.join('\n');
+  let pattern = prefilters.get(key);
+  if (!pattern) prefilters.set(key, (pattern = closeCandidatePattern(closeMethods)));
+  return pattern;
+}
+
+function cachedPatterns(sources: readonly string[]): RegExp[] {
+  const key = sources.join('\n');
+  let patterns = terminalPatternCache.get(key);
+  if (!patterns) terminalPatternCache.set(key, (patterns = compilePatterns(sources)));
+  return patterns;
+}
+
+/** Only calls of a close method reach the listener (ESLint matches the selector), not every call of the file. */
+function closeCallSelector(closeMethods: readonly string[]): string {
+  if (!closeMethods.every((name) => /^[\w$]+$/.test(name))) return 'CallExpression';
+  const names = `/^(?:${closeMethods.map((name) => name.replaceAll('$', '\\$')).join('|')})$/`;
+  return `CallExpression[callee.property.name=${names}], CallExpression[callee.property.value=${names}]`;
+}
+
+function hasNegation(text: string, [start, end]: readonly [number, number]): boolean {
+  const index = text.indexOf('!', start);
+  return index !== -1 && index < end;
+}
+
+/** Callbacks start from the state where they are written (a callback in a completion branch); declarations, methods, IIFEs and stored functions do not. */
 function inheritsState(node: Node): boolean {
   if (node.type !== 'ArrowFunctionExpression' && node.type !== 'FunctionExpression') return false;
   const parent = node.parent;
-  return parent?.type !== 'MethodDefinition' && parent?.type !== 'Property' && parent?.type !== 'PropertyDefinition';
+  // A callback handed to a call runs after the point where it is written; an IIFE or a stored function need not.
+  return (parent?.type === 'CallExpression' || parent?.type === 'NewExpression') && parent.callee !== node;
 }
 
 /** The statement a `break`/`continue` transfers to. */

@@ -9,7 +9,9 @@ export type Effect =
   | { kind: 'none' }
   | { kind: 'gen'; label: string }
   | { kind: 'kill'; family: Family }
-  | { kind: 'killAll' };
+  | { kind: 'killAll' }
+  /** Classified only when its code path is solved, so files and functions without a close never classify a test. */
+  | { kind: 'deferred'; resolve: () => Effect };
 
 /** Effects on the branch taken when the test holds (`pos`) and when it does not (`neg`). */
 export interface TestEffects {

@@ -44,15 +44,25 @@ export class PathFacts<Site> {
   seed: FlowState = ENTRY;
   readonly current = new Set<Segment>();
 
-  constructor(readonly codePath: CodePath) {}
+  /** Set (before solving) when a site here, or in a code path that inherits this one's state, closes a response: only such paths are solved. */
+  needed = false;
+  readonly sites: Site[] = [];
+
+  constructor(
+    readonly codePath: CodePath,
+    readonly parent: PathFacts<Site> | null,
+  ) {}
 
   record(op: Op<Site>): void {
-    for (const segment of this.current) {
-      if (!segment.reachable) continue;
-      let list = this.ops.get(segment);
-      if (!list) this.ops.set(segment, (list = []));
-      list.push(op);
-    }
+    if (op.kind === 'site') this.sites.push(op.site);
+    for (const segment of this.current) this.recordIn(segment, op);
+  }
+
+  recordIn(segment: Segment, op: Op<Site>): void {
+    if (!segment.reachable) return;
+    let list = this.ops.get(segment);
+    if (!list) this.ops.set(segment, (list = []));
+    list.push(op);
   }
 
   addEdgeEffect(into: Iterable<Segment>, effect: Effect, exceptFrom: ReadonlySet<Segment>): void {
@@ -67,6 +77,8 @@ export class PathFacts<Site> {
 export function apply(effect: Effect, state: FlowState): FlowState {
   if (!state) return state;
   switch (effect.kind) {
+    case 'deferred':
+      return apply(effect.resolve(), state);
     case 'none':
       return state;
     case 'gen':
@@ -148,14 +160,20 @@ export function solve<Site>(
     return state;
   };
 
+  // Worklist in traversal order: a segment is recomputed only when one of its predecessors changed.
   const reachable = facts.segments.filter((segment) => segment.reachable);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const segment of reachable) {
-      const state = run(segment);
-      if (!out.has(segment) || !same(state, out.get(segment)!)) {
-        out.set(segment, state);
-        changed = true;
+  const queue = [...reachable];
+  const queued = new Set(reachable);
+  for (let head = 0; head < queue.length; head++) {
+    const segment = queue[head]!;
+    queued.delete(segment);
+    const state = run(segment);
+    if (out.has(segment) && same(state, out.get(segment)!)) continue;
+    out.set(segment, state);
+    for (const next of segment.nextSegments) {
+      if (!queued.has(next) && next.reachable) {
+        queued.add(next);
+        queue.push(next);
       }
     }
   }

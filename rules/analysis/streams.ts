@@ -1,6 +1,7 @@
 import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { calleeName, isAsyncIteratorKey, propertyName, unwrap, walk, type Node } from './ast.js';
 import type { TypeOracle } from './types.js';
+import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { isResponseName, words } from './words.js';
 
 type Scope = TSESLint.Scope.Scope;
@@ -24,6 +25,8 @@ export interface StreamResolverOptions {
   getScope: (node: Node) => Scope;
   visitorKeys: Record<string, readonly string[] | undefined>;
   typeOracle?: TypeOracle;
+  /** The caller feeds `classMembers.note()` with every class member during its traversal and asks for families only after it. */
+  collectClassMembers?: boolean;
 }
 
 /** Decides, syntax-first, which expressions are response streams (SPEC §1 "Response stream") and which response each belongs to. */
@@ -31,8 +34,12 @@ export class StreamResolver {
   private readonly variableFamilies = new Map<Variable, Family | null>();
   private readonly eofVariables = new Map<Variable, Family | null>();
   private readonly classFields = new Map<Node, Map<string, Family | null>>();
+  /** Fed by the rule's traversal when `collectClassMembers` is true; walks each class on demand otherwise. */
+  readonly classMembers: ClassMemberIndex;
 
-  constructor(private readonly options: StreamResolverOptions) {}
+  constructor(private readonly options: StreamResolverOptions) {
+    this.classMembers = new ClassMemberIndex(options.visitorKeys, options.collectClassMembers ?? false);
+  }
 
   familyOf(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
@@ -325,48 +332,47 @@ export class StreamResolver {
     return null;
   }
 
+  /** The family of `this.<field>` in a class: its type annotation or the values assigned to it (each field resolved on demand). */
   private classFieldFamily(classNode: Node, field: string): Family | null {
     let fields = this.classFields.get(classNode);
-    if (!fields) {
-      fields = new Map();
-      this.classFields.set(classNode, fields);
-      this.collectClassFields(classNode, fields);
-    }
-    return fields.get(field) ?? null;
+    if (!fields) this.classFields.set(classNode, (fields = new Map()));
+    if (fields.has(field)) return fields.get(field)!;
+    fields.set(field, null);
+    const family = this.computeClassField(this.classMembers.members(classNode), field);
+    fields.set(field, family);
+    return family;
   }
 
-  private collectClassFields(classNode: Node, fields: Map<string, Family | null>): void {
-    const assignments: Array<[string, Node]> = [];
-    walk(classNode, this.options.visitorKeys, (node) => {
-      if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && unwrap(node.left.object)?.type === 'ThisExpression') {
-        const name = propertyName(node.left);
-        if (name) assignments.push([name, node.right]);
-      } else if (node.type === 'PropertyDefinition' && node.key.type === 'Identifier' && node.parent?.parent === classNode) {
-        if (hasStreamTypeAnnotation(node)) fields.set(node.key.name, `field:${node.key.name}`);
-        else if (node.value) assignments.push([node.key.name, node.value]);
-      } else if (node.type === 'TSParameterProperty' && node.parameter.type === 'Identifier') {
-        const name = node.parameter.name;
-        if (hasStreamTypeAnnotation(node.parameter) || isResponseName(name)) fields.set(name, `field:${name}`);
-      }
-    });
-    for (const [name, value] of assignments) {
-      if (fields.get(name)) continue;
-      fields.set(name, null);
-      const family = isNewAbortController(value) ? this.requestUsingFieldSignal(classNode, name) : this.familyOf(value);
-      if (family) fields.set(name, family);
+  private computeClassField(members: ClassMembers, field: string): Family | null {
+    for (const definition of members.definitions) {
+      if ((definition.key as TSESTree.Identifier).name !== field) continue;
+      if (hasStreamTypeAnnotation(definition)) return `field:${field}`;
+      const family = definition.value ? this.familyOfFieldValue(members, field, definition.value as Node) : null;
+      if (family) return family;
     }
+    for (const { parameter } of members.parameters) {
+      if ((parameter as TSESTree.Identifier).name !== field) continue;
+      if (hasStreamTypeAnnotation(parameter as TSESTree.Identifier) || isResponseName(field)) return `field:${field}`;
+    }
+    for (const [name, value] of members.assignments) {
+      if (name !== field) continue;
+      const family = this.familyOfFieldValue(members, field, value);
+      if (family) return family;
+    }
+    return null;
   }
 
-  private requestUsingFieldSignal(classNode: Node, field: string): Family | null {
-    let found: Family | null = null;
-    walk(classNode, this.options.visitorKeys, (node) => {
-      if (found || node.type !== 'MemberExpression' || propertyName(node) !== 'signal') return;
-      const object = unwrap(node.object);
-      if (object?.type !== 'MemberExpression' || unwrap(object.object)?.type !== 'ThisExpression' || propertyName(object) !== field) return;
-      const request = this.requestReceiving(node, 3);
-      if (request) found = this.familyOf(request);
-    });
-    return found;
+  private familyOfFieldValue(members: ClassMembers, field: string, value: Node): Family | null {
+    return isNewAbortController(value) ? this.requestUsingFieldSignal(members.signalUses, field) : this.familyOf(value);
+  }
+
+  private requestUsingFieldSignal(signalUses: ClassMembers['signalUses'], field: string): Family | null {
+    for (const [name, member] of signalUses) {
+      if (name !== field) continue;
+      const request = this.requestReceiving(member, 3);
+      if (request) return this.familyOf(request);
+    }
+    return null;
   }
 
   /** A variable that holds a whole read result (`const r = await reader.read()`), not a value destructured from it. */
@@ -466,13 +472,3 @@ function typeNamesStream(type: TSESTree.TypeNode): boolean {
   return name !== null && STREAM_TYPE_NAMES.has(name);
 }
 
-function enclosingClass(node: Node): Node | null {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === 'ClassBody') return current.parent ?? null;
-    if (current.type === 'FunctionDeclaration' || current.type === 'FunctionExpression') {
-      const holder = current.parent;
-      if (holder?.type !== 'MethodDefinition' && holder?.type !== 'PropertyDefinition') return null;
-    }
-  }
-  return null;
-}
