@@ -10,8 +10,20 @@ interface Api {
   report?: (message: string) => void;
 }
 
-// jscodeshift compiles the transform and everything it require()s with Babel unless run with --no-babel.
-// Loading the rewrite (and ESLint, TypeScript) through import() keeps that cost away from users.
+// jscodeshift (without --no-babel) registers @babel/register before it loads a transform, and that hook would
+// then compile every CommonJS module the rewrite loads (ESLint, TypeScript: ~30 s). The transform is already
+// loaded when this runs, so the hook has done its job: take it off, then load the engine through import().
+function removeBabelRegisterHook(): void {
+  const base = require.main?.filename;
+  if (!base) return;
+  try {
+    const register = require(require.resolve('@babel/register', { paths: [base] })) as { revert?: () => void };
+    register.revert?.();
+  } catch {
+    // jscodeshift run with --no-babel, or from elsewhere: no hook to remove.
+  }
+}
+
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<typeof Rewrite>;
 let rewriteModule: Promise<typeof Rewrite> | undefined;
 
@@ -30,7 +42,10 @@ function budgetFrom(options: Record<string, unknown>, fallback: number): number 
  * Resolves to undefined (jscodeshift: skipped) for files with nothing to change.
  */
 async function transform(file: FileInfo, api: Api, options: Record<string, unknown> = {}): Promise<string | undefined> {
-  rewriteModule ??= importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
+  if (!rewriteModule) {
+    removeBabelRegisterHook();
+    rewriteModule = importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
+  }
   const { rewrite, DEFAULT_DRAIN_TIMEOUT_MS } = await rewriteModule;
   const result = rewrite(file.source, file.path, { drainTimeoutMs: budgetFrom(options, DEFAULT_DRAIN_TIMEOUT_MS) });
   if (result.parseError) throw new SyntaxError(`${file.path}: ${result.parseError}`);
