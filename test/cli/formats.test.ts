@@ -47,7 +47,8 @@ describe('drainguard lint --format stylish (default)', () => {
       spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" lint`, '/dev/null'], {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, FORCE_COLOR: undefined, TERM: 'xterm-256color', ...env },
+        // Node reports no colours on a terminal when CI is set, so the terminal here is a developer's one.
+        env: { ...process.env, FORCE_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...env },
       }).stdout;
     expect(onTty({})).toMatch(ANSI);
     const plain = onTty({ NO_COLOR: '1' });

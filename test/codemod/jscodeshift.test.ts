@@ -19,7 +19,8 @@ async function runJscodeshift(dir: string, ...extra: string[]): Promise<string> 
   const { stdout } = await run(
     process.execPath,
     [jscodeshift, '-t', transform, '--parser=tsx', '--extensions=js,jsx,mjs,cjs,ts,tsx,mts,cts', ...extra, dir],
-    { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+    // jscodeshift colours its summary when FORCE_COLOR or a CI variable says so; the assertions read plain text.
+    { cwd: dir, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
   );
   return stdout;
 }

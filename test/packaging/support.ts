@@ -23,7 +23,7 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     if (/^npm_/i.test(key) || key === 'FORCE_COLOR' || key === 'INIT_CWD') continue;
     env[key] = value;
   }
-  return { ...env, NO_COLOR: '1', ...extra };
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
 }
 
 /** Runs a command to completion; never throws on a non-zero exit. */
