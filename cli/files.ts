@@ -71,3 +71,17 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
   }
   return { files: [...files].sort(), missing, unsupported };
 }
+
+/**
+ * `collectFiles` for a subcommand: names each missing path and each skipped file on stderr.
+ * Returns null when a path is missing (the command then exits 2 without processing anything).
+ */
+export async function collectFilesOrReport(command: string, paths: readonly string[], cwd: string): Promise<string[] | null> {
+  const { files, missing, unsupported } = await collectFiles(paths, cwd);
+  for (const given of missing) process.stderr.write(`drainguard ${command}: no such file or directory: ${given}\n`);
+  if (missing.length > 0) return null;
+  for (const given of unsupported) {
+    process.stderr.write(`drainguard ${command}: skipping ${given}: not a ${LINTABLE_EXTENSIONS.join(' ').replace(/ (?=\S+$)/, ' or ')} file\n`);
+  }
+  return files;
+}

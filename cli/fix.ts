@@ -4,7 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../codemods/language.js';
 import { rewrite } from '../codemods/rewrite.js';
 import { closeCandidatePattern } from '../rules/analysis/prefilter.js';
-import { collectFiles } from './files.js';
+import { collectFilesOrReport } from './files.js';
 import { parseFixArgs } from './fix-args.js';
 import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { RewriteVerifier } from './fix-verify.js';
@@ -28,14 +28,8 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   }
 
   const cwd = process.cwd();
-  const { files, missing, unsupported } = await collectFiles(args.paths, cwd);
-  if (missing.length > 0) {
-    for (const given of missing) process.stderr.write(`drainguard fix: no such file or directory: ${given}\n`);
-    return 2;
-  }
-  for (const given of unsupported) {
-    process.stderr.write(`drainguard fix: skipping ${given}: not a .js .jsx .mjs .cjs .ts .tsx .mts or .cts file\n`);
-  }
+  const files = await collectFilesOrReport('fix', args.paths, cwd);
+  if (!files) return 2;
   if (!args.dry && !args.force) {
     const dirty = await dirtyWorkTrees(new Set([cwd, ...files.map((file) => path.dirname(file))]));
     if (dirty.length > 0) {

@@ -1,12 +1,4 @@
-import { execFile } from 'node:child_process';
-
-function git(args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd, maxBuffer: 1 << 26, encoding: 'utf8' }, (error, stdout) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout });
-    });
-  });
-}
+import { git } from './git.js';
 
 /**
  * The work trees (of `dirs`) that have uncommitted changes. Directories outside git, or where git

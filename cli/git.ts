@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 
-function git(args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
+export function git(args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, maxBuffer: 1 << 28, encoding: 'utf8' }, (error, stdout) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;

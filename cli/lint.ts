@@ -1,4 +1,4 @@
-import { collectFiles } from './files.js';
+import { collectFilesOrReport } from './files.js';
 import { formatResults, stdoutSupportsColor } from './format.js';
 import { parseLintArgs } from './lint-args.js';
 import { lintFiles } from './lint-files.js';
@@ -24,14 +24,8 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   }
 
   const cwd = process.cwd();
-  const { files, missing, unsupported } = await collectFiles(args.paths, cwd);
-  if (missing.length > 0) {
-    for (const given of missing) process.stderr.write(`drainguard lint: no such file or directory: ${given}\n`);
-    return 2;
-  }
-  for (const given of unsupported) {
-    process.stderr.write(`drainguard lint: skipping ${given}: not a .js .jsx .mjs .cjs .ts .tsx .mts or .cts file\n`);
-  }
+  const files = await collectFilesOrReport('lint', args.paths, cwd);
+  if (!files) return 2;
 
   const results = await lintFiles(files, { cwd, types: args.types, prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1' });
   const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
