@@ -97,15 +97,12 @@ const rule: Rule.RuleModule = {
     const stack: PathFacts<Site>[] = [];
     const allFacts: PathFacts<Site>[] = [];
     const factsByPath = new Map<CodePath, PathFacts<Site>>();
-    const entryEffects = new Map<Node, Effect>();
     const loopBreaks = new Map<Node, Set<Segment>>();
     const consequentEnds = new Map<Node, Set<Segment>>();
     const top = (): PathFacts<Site> => stack[stack.length - 1]!;
 
-    /** Effect of the branch that starts at `node`, classified lazily (see `deferred`). */
-    const setEntryEffect = (node: Node | null | undefined, test: Node, polarity: 'pos' | 'neg'): void => {
-      if (node) entryEffects.set(node, { kind: 'deferred', resolve: () => tests.classify(test)[polarity] });
-    };
+    /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
+    const branchEffect = (test: Node, polarity: 'pos' | 'neg'): Effect => ({ kind: 'deferred', resolve: () => tests.classify(test)[polarity] });
 
     const recordSite = (site: Site): void => {
       if (isLexicallyExempt(site.node)) return;
@@ -197,8 +194,23 @@ const rule: Rule.RuleModule = {
         const facts = top();
         facts.segments.push(segment);
         facts.current.add(segment);
-        const effect = entryEffects.get(node);
-        if (effect) facts.recordIn(segment, { kind: 'effect', effect });
+        // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
+        const branch = branchOf(node);
+        if (branch) {
+          facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
+          const parent = node.parent!;
+          // Only a negation (`!`, `!==`) gives the fall-through after an `if` without `else` an effect of its own.
+          if (parent.type === 'IfStatement' && !parent.alternate && node === parent.consequent && hasNegation(sourceCode.text, parent.test.range)) {
+            consequentEnds.set(parent, new Set());
+          }
+        } else if (node.type === 'IfStatement') {
+          // The segment after an `if` without `else`: edges from the test (not from the consequent) take the negation.
+          const ends = consequentEnds.get(node);
+          if (ends) {
+            consequentEnds.delete(node);
+            facts.addEdgeEffect([segment], branchEffect(node.test as Node, 'neg'), ends);
+          }
+        }
       },
       onCodePathSegmentEnd(segment: Segment, node: Node) {
         top().current.delete(segment);
@@ -211,30 +223,6 @@ const rule: Rule.RuleModule = {
       },
       onUnreachableCodePathSegmentEnd(segment: Segment) {
         top().current.delete(segment);
-      },
-      IfStatement(node: TSESTree.IfStatement) {
-        setEntryEffect(node.consequent, node.test, 'pos');
-        setEntryEffect(node.alternate, node.test, 'neg');
-        // Only a negation (`!`, `!==`) gives the fall-through after an `if` without `else` an effect of its own.
-        if (!node.alternate && hasNegation(sourceCode.text, node.test.range)) consequentEnds.set(node, new Set());
-      },
-      'IfStatement:exit'(node: TSESTree.IfStatement) {
-        const ends = consequentEnds.get(node);
-        if (!ends) return;
-        consequentEnds.delete(node);
-        const test = node.test as Node;
-        top().addEdgeEffect(top().current, { kind: 'deferred', resolve: () => tests.classify(test).neg }, ends);
-      },
-      ConditionalExpression(node: TSESTree.ConditionalExpression) {
-        setEntryEffect(node.consequent, node.test, 'pos');
-        setEntryEffect(node.alternate, node.test, 'neg');
-      },
-      LogicalExpression(node: TSESTree.LogicalExpression) {
-        if (node.operator === '??') return;
-        setEntryEffect(node.right, node.left, node.operator === '&&' ? 'pos' : 'neg');
-      },
-      SwitchCase(node: TSESTree.SwitchCase) {
-        if (node.test) setEntryEffect(node.consequent[0], node.test, 'pos');
       },
       WhileStatement: onLoopEnter,
       DoWhileStatement: onLoopEnter,
@@ -318,6 +306,25 @@ function cachedPatterns(sources: readonly string[]): RegExp[] {
   let patterns = terminalPatternCache.get(key);
   if (!patterns) terminalPatternCache.set(key, (patterns = compilePatterns(sources)));
   return patterns;
+}
+
+/** The test and polarity of the branch that `node` starts, if it starts one. */
+function branchOf(node: Node): { test: Node; polarity: 'pos' | 'neg' } | null {
+  const parent = node.parent;
+  switch (parent?.type) {
+    case 'IfStatement':
+    case 'ConditionalExpression':
+      if (node === parent.consequent) return { test: parent.test as Node, polarity: 'pos' };
+      if (node === parent.alternate) return { test: parent.test as Node, polarity: 'neg' };
+      return null;
+    case 'LogicalExpression':
+      if (node !== parent.right || parent.operator === '??') return null;
+      return { test: parent.left as Node, polarity: parent.operator === '&&' ? 'pos' : 'neg' };
+    case 'SwitchCase':
+      return parent.test && parent.consequent[0] === node ? { test: parent.test as Node, polarity: 'pos' } : null;
+    default:
+      return null;
+  }
 }
 
 /** Only calls of a close method reach the listener (ESLint matches the selector), not every call of the file. */
