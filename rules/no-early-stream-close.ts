@@ -155,7 +155,7 @@ const rule: Rule.RuleModule = {
     const solveAll = (): void => {
       for (let index = allFacts.length - 1; index >= 0; index--) {
         const facts = allFacts[index]!;
-        facts.needed ||= facts.sites.some((site) => site.family() !== null);
+        facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
         if (facts.needed && facts.parent) facts.parent.needed = true;
       }
       for (const facts of allFacts) {
@@ -192,7 +192,6 @@ const rule: Rule.RuleModule = {
       },
       onCodePathSegmentStart(segment: Segment, node: Node) {
         const facts = top();
-        facts.segments.push(segment);
         facts.current.add(segment);
         // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
         const branch = branchOf(node);
@@ -218,7 +217,6 @@ const rule: Rule.RuleModule = {
         consequentEnds.get(node)?.add(segment);
       },
       onUnreachableCodePathSegmentStart(segment: Segment) {
-        top().segments.push(segment);
         top().current.add(segment);
       },
       onUnreachableCodePathSegmentEnd(segment: Segment) {

@@ -38,15 +38,15 @@ interface EdgeEffect {
 
 /** Facts of one code path: ops recorded in each segment in traversal order, and effects of particular incoming edges. */
 export class PathFacts<Site> {
-  readonly segments: Segment[] = [];
-  readonly ops = new Map<Segment, Op<Site>[]>();
-  readonly edgeEffects = new Map<Segment, EdgeEffect[]>();
+  // Most code paths record nothing: the maps are made on first use.
+  ops: Map<Segment, Op<Site>[]> | undefined;
+  edgeEffects: Map<Segment, EdgeEffect[]> | undefined;
   seed: FlowState = ENTRY;
   readonly current = new Set<Segment>();
 
   /** Set (before solving) when a site here, or in a code path that inherits this one's state, closes a response: only such paths are solved. */
   needed = false;
-  readonly sites: Site[] = [];
+  sites: Site[] | undefined;
 
   constructor(
     readonly codePath: CodePath,
@@ -54,24 +54,41 @@ export class PathFacts<Site> {
   ) {}
 
   record(op: Op<Site>): void {
-    if (op.kind === 'site') this.sites.push(op.site);
+    if (op.kind === 'site') (this.sites ??= []).push(op.site);
     for (const segment of this.current) this.recordIn(segment, op);
   }
 
   recordIn(segment: Segment, op: Op<Site>): void {
     if (!segment.reachable) return;
+    this.ops ??= new Map();
     let list = this.ops.get(segment);
     if (!list) this.ops.set(segment, (list = []));
     list.push(op);
   }
 
   addEdgeEffect(into: Iterable<Segment>, effect: Effect, exceptFrom: ReadonlySet<Segment>): void {
+    this.edgeEffects ??= new Map();
     for (const segment of into) {
       let list = this.edgeEffects.get(segment);
       if (!list) this.edgeEffects.set(segment, (list = []));
       list.push({ effect, exceptFrom });
     }
   }
+}
+
+/** The reachable segments of a code path, breadth-first from its initial segment (roughly traversal order). */
+function reachableSegments(codePath: CodePath): Segment[] {
+  const order = [codePath.initialSegment];
+  const seen = new Set(order);
+  for (let index = 0; index < order.length; index++) {
+    for (const next of order[index]!.nextSegments) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        order.push(next);
+      }
+    }
+  }
+  return order;
 }
 
 export function apply(effect: Effect, state: FlowState): FlowState {
@@ -143,7 +160,7 @@ export function solve<Site>(
   const entryState = (segment: Segment): FlowState => {
     if (segment === initial) return facts.seed;
     let state: FlowState = null;
-    const edges = facts.edgeEffects.get(segment);
+    const edges = facts.edgeEffects?.get(segment);
     for (const previous of segment.prevSegments) {
       let incoming = out.get(previous) ?? null;
       for (const edge of edges ?? []) if (!edge.exceptFrom.has(previous)) incoming = apply(edge.effect, incoming);
@@ -153,7 +170,7 @@ export function solve<Site>(
   };
   const run = (segment: Segment, visit?: (op: Op<Site>, state: FlowState) => void): FlowState => {
     let state = entryState(segment);
-    for (const op of facts.ops.get(segment) ?? []) {
+    for (const op of facts.ops?.get(segment) ?? []) {
       if (op.kind === 'effect') state = apply(op.effect, state);
       else visit?.(op, state);
     }
@@ -161,7 +178,7 @@ export function solve<Site>(
   };
 
   // Worklist in traversal order: a segment is recomputed only when one of its predecessors changed.
-  const reachable = facts.segments.filter((segment) => segment.reachable);
+  const reachable = reachableSegments(facts.codePath);
   const queue = [...reachable];
   const queued = new Set(reachable);
   for (let head = 0; head < queue.length; head++) {

@@ -5,10 +5,12 @@ function escape(text: string): string {
 }
 
 /**
- * A text test that a file may contain a close: a call of a close method, `for await`,
- * or downleveled async iteration. Files that fail it cannot produce a report.
+ * A text test that a file may contain a close: a close method after `.` (spaces allowed, no line
+ * break: a sentence-ending `.` in a comment followed by a `return` statement is no candidate),
+ * a quoted computed key, `for await`, or downleveled async iteration. Files that fail it cannot
+ * produce a report (a member name on the line after its `.` is not looked for).
  */
 export function closeCandidatePattern(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): RegExp {
   const names = closeMethods.map(escape).join('|');
-  return new RegExp(`\\.\\s*(?:${names})\\b|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]|for\\s+await\\b|__asyncValues`);
+  return new RegExp(`\\.[ \\t]*(?:${names})\\b|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]|for\\s+await\\b|__asyncValues`);
 }
