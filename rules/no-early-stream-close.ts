@@ -90,19 +90,19 @@ const rule: Rule.RuleModule = {
       collectClassMembers: true,
     });
     const noteClassMember = (node: Node): void => streams.classMembers.note(node);
-    const tests = new BranchTestClassifier(streams, cachedPatterns(options.terminalPatterns), (node) =>
-      brief(sourceCode.getText(node as never)),
-    );
+    // Built on first use: most candidate files never classify a test.
+    let classifier: BranchTestClassifier | undefined;
+    const tests = (): BranchTestClassifier =>
+      (classifier ??= new BranchTestClassifier(streams, cachedPatterns(options.terminalPatterns), (node) => brief(sourceCode.getText(node as never))));
 
     const stack: PathFacts<Site>[] = [];
     const allFacts: PathFacts<Site>[] = [];
-    const factsByPath = new Map<CodePath, PathFacts<Site>>();
     const loopBreaks = new Map<Node, Set<Segment>>();
     const consequentEnds = new Map<Node, Set<Segment>>();
     const top = (): PathFacts<Site> => stack[stack.length - 1]!;
 
     /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
-    const branchEffect = (test: Node, polarity: 'pos' | 'neg'): Effect => ({ kind: 'deferred', resolve: () => tests.classify(test)[polarity] });
+    const branchEffect = (test: Node, polarity: 'pos' | 'neg'): Effect => ({ kind: 'deferred', resolve: () => tests().classify(test)[polarity] });
 
     const recordSite = (site: Site): void => {
       if (isLexicallyExempt(site.node)) return;
@@ -129,7 +129,7 @@ const rule: Rule.RuleModule = {
         }
       } else if ((loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') && loop.test) {
         const test = loop.test as Node;
-        effect = { kind: 'deferred', resolve: () => tests.classify(test).neg };
+        effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
       }
       if (effect) top().addEdgeEffect(top().current, effect, breaks);
     };
@@ -167,11 +167,7 @@ const rule: Rule.RuleModule = {
             const family = site.family();
             if (!pending || !family || pending.eofed.has(family)) return;
             context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
-          },
-          (child, state) => {
-            const childFacts = factsByPath.get(child);
-            if (childFacts) childFacts.seed = state;
-          },
+          }
         );
       }
     };
@@ -181,10 +177,9 @@ const rule: Rule.RuleModule = {
         const enclosing = stack[stack.length - 1];
         const inherits = enclosing !== undefined && inheritsState(node);
         const facts = new PathFacts<Site>(codePath, inherits ? enclosing : null);
-        if (inherits) enclosing.record({ kind: 'spawn', child: codePath });
+        if (inherits) enclosing.record({ kind: 'spawn', child: facts });
         stack.push(facts);
         allFacts.push(facts);
-        factsByPath.set(codePath, facts);
       },
       onCodePathEnd(_codePath: CodePath, node: Node) {
         stack.pop();
@@ -242,7 +237,7 @@ const rule: Rule.RuleModule = {
           effect: {
             kind: 'deferred',
             resolve: () => {
-              const label = tests.flagSetTo(node);
+              const label = tests().flagSetTo(node);
               return label ? { kind: 'gen', label } : { kind: 'none' };
             },
           },

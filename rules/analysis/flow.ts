@@ -29,7 +29,7 @@ export const ENTRY: Facts = { pending: null, eof: NO_FAMILIES };
 export type Op<Site> =
   | { kind: 'effect'; effect: Effect }
   | { kind: 'site'; site: Site }
-  | { kind: 'spawn'; child: CodePath };
+  | { kind: 'spawn'; child: PathFacts<Site> };
 
 interface EdgeEffect {
   effect: Effect;
@@ -153,7 +153,6 @@ function same(a: FlowState, b: FlowState): boolean {
 export function solve<Site>(
   facts: PathFacts<Site>,
   onSite: (site: Site, state: FlowState) => void,
-  onSpawn: (child: CodePath, state: FlowState) => void,
 ): void {
   const out = new Map<Segment, FlowState>();
   const initial = facts.codePath.initialSegment;
@@ -196,7 +195,7 @@ export function solve<Site>(
   }
 
   const siteStates = new Map<Site, FlowState>();
-  const spawnStates = new Map<CodePath, FlowState>();
+  const spawnStates = new Map<PathFacts<Site>, FlowState>();
   for (const segment of reachable) {
     run(segment, (op, state) => {
       if (op.kind === 'site') siteStates.set(op.site, merge(siteStates.get(op.site) ?? null, state));
@@ -204,5 +203,6 @@ export function solve<Site>(
     });
   }
   for (const [site, state] of siteStates) onSite(site, state);
-  for (const [child, state] of spawnStates) onSpawn(child, state);
+  // A callback starts from the merged state where it was written.
+  for (const [child, state] of spawnStates) child.seed = state;
 }
