@@ -5,6 +5,7 @@ import { isTypeScriptPath } from '../codemods/language.js';
 import { rewrite } from '../codemods/rewrite.js';
 import { closeCandidatePattern } from '../rules/analysis/prefilter.js';
 import { collectFilesOrReport } from './files.js';
+import { mayHoldImplicitClose } from './for-await-check.js';
 import { parseFixArgs } from './fix-args.js';
 import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { RewriteVerifier } from './fix-verify.js';
@@ -91,7 +92,7 @@ async function fixFile(
   } catch (error) {
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
-  if (!CAN_CLOSE.test(source)) return null;
+  if (!CAN_CLOSE.test(source) || !mayHoldImplicitClose(source, file, true)) return null;
   const result = rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ESLint } from 'eslint';
 import { closeCandidatePattern } from '../rules/index.js';
+import { mayHoldImplicitClose } from './for-await-check.js';
 import { cleanResult, unreadableResult } from './results.js';
 import { TextLinter } from './text-linter.js';
 
@@ -47,7 +48,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     } catch (error) {
       return unreadableResult(filePath, error);
     }
-    if (prefilter && !candidate.test(text)) return cleanResult(filePath);
+    if (prefilter && (!candidate.test(text) || !mayHoldImplicitClose(text, filePath, true))) return cleanResult(filePath);
     return linter.lint(text, filePath);
   });
   return linter.finish(results);
