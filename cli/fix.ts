@@ -92,7 +92,7 @@ async function fixFile(
   } catch (error) {
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
-  if (!CAN_CLOSE.test(source) || !mayHoldImplicitClose(source, file, true)) return null;
+  if (!CAN_CLOSE.test(source) || !mayHoldImplicitClose(source, file)) return null;
   const result = rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;

@@ -1,6 +1,8 @@
 import { tokenizer, type Token } from 'acorn';
+import { explicitCloseEvidence } from '../rules/analysis/prefilter.js';
 
-const ONLY_FOR_AWAIT_MAY_CLOSE = /\.[ \t]*(?:cancel|abort|aclose|destroy|return|terminate)\b|\[\s*['"`](?:cancel|abort|aclose|destroy|return|terminate)['"`]\s*\]|__asyncValues/;
+/** The pre-filter without its `for await` alternative: evidence of an explicit close (or downleveled iteration). */
+const EXPLICIT_CLOSE_EVIDENCE = explicitCloseEvidence();
 const JSX_FILE = /\.[jt]sx$/i;
 
 /**
@@ -10,8 +12,8 @@ const JSX_FILE = /\.[jt]sx$/i;
  * whether some `for await` body holds such a jump. Anything it cannot be sure of answers true:
  * other close evidence, JSX, a tokenizer error, a body that is not a block.
  */
-export function mayHoldImplicitClose(text: string, filePath: string, closeMethodsAreDefault: boolean): boolean {
-  if (!closeMethodsAreDefault || ONLY_FOR_AWAIT_MAY_CLOSE.test(text) || JSX_FILE.test(filePath)) return true;
+export function mayHoldImplicitClose(text: string, filePath: string): boolean {
+  if (EXPLICIT_CLOSE_EVIDENCE.test(text) || JSX_FILE.test(filePath)) return true;
   let tokens: Token[];
   try {
     tokens = [...tokenizer(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true })];

@@ -48,7 +48,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     } catch (error) {
       return unreadableResult(filePath, error);
     }
-    if (prefilter && (!candidate.test(text) || !mayHoldImplicitClose(text, filePath, true))) return cleanResult(filePath);
+    if (prefilter && (!candidate.test(text) || !mayHoldImplicitClose(text, filePath))) return cleanResult(filePath);
     return linter.lint(text, filePath);
   });
   return linter.finish(results);

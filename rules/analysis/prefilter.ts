@@ -11,6 +11,15 @@ function escape(text: string): string {
  * produce a report (a member name on the line after its `.` is not looked for).
  */
 export function closeCandidatePattern(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): RegExp {
+  return new RegExp(`${explicitCloseSource(closeMethods)}|for\\s+await\\b`);
+}
+
+/** The part of the candidate test that is evidence of an explicit close (or of downleveled async iteration). */
+export function explicitCloseEvidence(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): RegExp {
+  return new RegExp(explicitCloseSource(closeMethods));
+}
+
+function explicitCloseSource(closeMethods: readonly string[]): string {
   const names = closeMethods.map(escape).join('|');
-  return new RegExp(`\\.[ \\t]*(?:${names})\\b|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]|for\\s+await\\b|__asyncValues`);
+  return `\\.[ \\t]*(?:${names})\\b|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]|__asyncValues`;
 }
