@@ -9,13 +9,11 @@ export function isTypeScriptPath(filePath: string): boolean {
 
 /** The parser and options drainguard uses for a file, chosen by its extension (espree for JS, typescript-eslint for TS). */
 export function languageOptionsFor(filePath: string): Linter.LanguageOptions {
-  const jsx = /\.(jsx|tsx)$/i.test(filePath);
+  // Same choices as `drainguard lint` (cli/eslint-setup.ts), so fix parses every file lint reports on:
+  // JSX on in .js/.jsx/.mjs and .tsx, off in .cjs and .ts/.mts/.cts.
   if (isTypeScriptPath(filePath)) {
-    return { parser: tsParser as Linter.Parser, parserOptions: { ecmaFeatures: { jsx } }, sourceType: 'module' };
+    return { parser: tsParser as Linter.Parser, parserOptions: { ecmaFeatures: { jsx: /\.tsx$/i.test(filePath) } }, sourceType: 'module' };
   }
-  return {
-    ecmaVersion: 'latest',
-    sourceType: /\.cjs$/i.test(filePath) ? 'commonjs' : 'module',
-    parserOptions: { ecmaFeatures: { jsx } },
-  };
+  if (/\.cjs$/i.test(filePath)) return { ecmaVersion: 'latest', sourceType: 'commonjs' };
+  return { ecmaVersion: 'latest', sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } };
 }

@@ -214,6 +214,17 @@ describe('drainguard fix', () => {
     expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('clearTimeout(drainTimer);');
   });
 
+  it('parses every file lint reports on: JSX in a .js file is fixed, not a parse error', async () => {
+    const dir = tempDir('fix-jsx-js');
+    const source = `${inputOf('02-js-while-reader-cancel-break', '.js')}export const view = <p>ok</p>;\n`;
+    writeFileSync(join(dir, 'view.js'), source);
+    const lint = await runCli(['lint', '--format', 'json'], dir);
+    expect(JSON.parse(lint.stdout)[0].messages.map((m: { line: number; column: number }) => [m.line, m.column])).toEqual([[11, 7]]);
+    const result = await runCli(['fix', '--dry'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('view.js:11:7  fixed\n');
+  });
+
   it('usage errors exit 2: unknown flag, bad budget, missing path', async () => {
     const dir = tempDir('fix-usage');
     const unknown = await runCli(['fix', '--frobnicate'], dir);
