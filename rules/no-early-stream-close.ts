@@ -4,7 +4,7 @@ import { calleeName, isFunction, isLoop, propertyName, unwrap, type Node } from 
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
-import { DEFAULT_CLOSE_METHODS, closeCandidatePattern } from './analysis/prefilter.js';
+import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from './analysis/words.js';
@@ -78,7 +78,9 @@ const rule: Rule.RuleModule = {
   create(context) {
     const options = context.options[0] as RuleOptions;
     const sourceCode = context.sourceCode;
-    if (!cachedPrefilter(options.closeMethods).test(sourceCode.text)) return {};
+    // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
+    const offsets = candidateOffsets(sourceCode.text, cachedPrefilter(options.closeMethods));
+    if (offsets.length === 0) return {};
 
     const closeMethods = new Set(options.closeMethods);
     const mayHaveAsyncLoops = /for\s+await\b|__asyncValues/.test(sourceCode.text);
@@ -95,11 +97,12 @@ const rule: Rule.RuleModule = {
     const tests = (): BranchTestClassifier =>
       (classifier ??= new BranchTestClassifier(streams, cachedPatterns(options.terminalPatterns), (node) => brief(sourceCode.getText(node as never))));
 
-    const stack: PathFacts<Site>[] = [];
+    /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
+    const stack: Array<PathFacts<Site> | null> = [];
     const allFacts: PathFacts<Site>[] = [];
     const loopBreaks = new Map<Node, Set<Segment>>();
     const consequentEnds = new Map<Node, Set<Segment>>();
-    const top = (): PathFacts<Site> => stack[stack.length - 1]!;
+    const top = (): PathFacts<Site> | null => stack[stack.length - 1] ?? null;
 
     /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
     const branchEffect = (test: Node, polarity: 'pos' | 'neg'): Effect => ({ kind: 'deferred', resolve: () => tests().classify(test)[polarity] });
@@ -107,13 +110,15 @@ const rule: Rule.RuleModule = {
     const recordSite = (site: Site): void => {
       if (isLexicallyExempt(site.node)) return;
       if (typeOracle?.confirmsReceiver(site.receiver) === false) return;
-      top().record({ kind: 'site', site });
+      top()?.record({ kind: 'site', site });
     };
 
     const onLoopEnter = (loop: Node): void => {
-      loopBreaks.set(loop, new Set());
+      if (top()) loopBreaks.set(loop, new Set());
     };
     const onLoopExit = (loop: Node): void => {
+      const facts = top();
+      if (!facts) return;
       const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
       loopBreaks.delete(loop);
       let effect: Effect | null = null;
@@ -131,14 +136,16 @@ const rule: Rule.RuleModule = {
         const test = loop.test as Node;
         effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
       }
-      if (effect) top().addEdgeEffect(top().current, effect, breaks);
+      if (effect) facts.addEdgeEffect(facts.current, effect, breaks);
     };
 
     const onJump = (node: TSESTree.BreakStatement | TSESTree.ContinueStatement | TSESTree.ReturnStatement): void => {
+      const facts = top();
+      if (!facts) return;
       const target = node.type === 'ReturnStatement' ? null : jumpTarget(node);
       if (node.type === 'BreakStatement' && target) {
         const breaks = loopBreaks.get(target);
-        if (breaks) for (const segment of top().current) breaks.add(segment);
+        if (breaks) for (const segment of facts.current) breaks.add(segment);
       }
       const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
@@ -174,8 +181,12 @@ const rule: Rule.RuleModule = {
 
     const listeners: Rule.RuleListener = {
       onCodePathStart(codePath: CodePath, node: Node) {
-        const enclosing = stack[stack.length - 1];
-        const inherits = enclosing !== undefined && inheritsState(node);
+        if (node.type !== 'Program' && !hasOffsetWithin(offsets, node.range![0], node.range![1])) {
+          stack.push(null);
+          return;
+        }
+        const enclosing = top();
+        const inherits = enclosing !== null && inheritsState(node);
         const facts = new PathFacts<Site>(codePath, inherits ? enclosing : null);
         if (inherits) enclosing.record({ kind: 'spawn', child: facts });
         stack.push(facts);
@@ -187,6 +198,7 @@ const rule: Rule.RuleModule = {
       },
       onCodePathSegmentStart(segment: Segment, node: Node) {
         const facts = top();
+        if (!facts) return;
         facts.current.add(segment);
         // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
         const branch = branchOf(node);
@@ -207,15 +219,11 @@ const rule: Rule.RuleModule = {
         }
       },
       onCodePathSegmentEnd(segment: Segment, node: Node) {
-        top().current.delete(segment);
+        const facts = top();
+        if (!facts) return;
+        facts.current.delete(segment);
         // Segments still open when an `if` is left are the ends of its consequent (the false edges ended at the test).
         consequentEnds.get(node)?.add(segment);
-      },
-      onUnreachableCodePathSegmentStart(segment: Segment) {
-        top().current.add(segment);
-      },
-      onUnreachableCodePathSegmentEnd(segment: Segment) {
-        top().current.delete(segment);
       },
       WhileStatement: onLoopEnter,
       DoWhileStatement: onLoopEnter,
@@ -232,7 +240,7 @@ const rule: Rule.RuleModule = {
         loopBreaks.delete(node);
       },
       'AssignmentExpression[operator="="][right.value=true]'(node: TSESTree.AssignmentExpression) {
-        top().record({
+        top()?.record({
           kind: 'effect',
           effect: {
             kind: 'deferred',
@@ -250,7 +258,7 @@ const rule: Rule.RuleModule = {
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
-      [closeCallSelector(options.closeMethods)](node: TSESTree.CallExpression) {
+      [cachedCloseCallSelector(options.closeMethods)](node: TSESTree.CallExpression) {
         const callee = unwrap(node.callee);
         if (callee?.type !== 'MemberExpression') return;
         const method = propertyName(callee);
@@ -285,13 +293,21 @@ function memo<T>(compute: () => T): () => T {
 
 // ESLint hands every file a fresh copy of the options: compile their regular expressions once per distinct value.
 const prefilters = new Map<string, RegExp>();
+const closeCallSelectors = new Map<string, string>();
 const terminalPatternCache = new Map<string, RegExp[]>();
 
 function cachedPrefilter(closeMethods: readonly string[]): RegExp {
   const key = closeMethods.join('\n');
   let pattern = prefilters.get(key);
-  if (!pattern) prefilters.set(key, (pattern = closeCandidatePattern(closeMethods)));
+  if (!pattern) prefilters.set(key, (pattern = new RegExp(closeCandidatePattern(closeMethods).source, 'g')));
   return pattern;
+}
+
+function cachedCloseCallSelector(closeMethods: readonly string[]): string {
+  const key = closeMethods.join('\n');
+  let selector = closeCallSelectors.get(key);
+  if (selector === undefined) closeCallSelectors.set(key, (selector = closeCallSelector(closeMethods)));
+  return selector;
 }
 
 function cachedPatterns(sources: readonly string[]): RegExp[] {

@@ -42,6 +42,7 @@ export class PathFacts<Site> {
   ops: Map<Segment, Op<Site>[]> | undefined;
   edgeEffects: Map<Segment, EdgeEffect[]> | undefined;
   seed: FlowState = ENTRY;
+  /** The reachable segments open at the traversal point (unreachable ones hold no op, take no edge effect and are never a predecessor). */
   readonly current = new Set<Segment>();
 
   /** Set (before solving) when a site here, or in a code path that inherits this one's state, closes a response: only such paths are solved. */

@@ -23,3 +23,26 @@ function explicitCloseSource(closeMethods: readonly string[]): string {
   const names = closeMethods.map(escape).join('|');
   return `\\.[ \\t]*(?:${names})\\b|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]|__asyncValues`;
 }
+
+/**
+ * Where the candidate test matches in `text` (ascending offsets), using a global copy of `pattern`.
+ * Empty when the file cannot produce a report.
+ */
+export function candidateOffsets(text: string, pattern: RegExp): number[] {
+  const offsets: number[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) offsets.push(match.index);
+  return offsets;
+}
+
+/** Whether some offset lies in [start, end): a function without one holds no close and no `for await`. */
+export function hasOffsetWithin(offsets: readonly number[], start: number, end: number): boolean {
+  let low = 0;
+  let high = offsets.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (offsets[middle]! < start) low = middle + 1;
+    else high = middle;
+  }
+  return low < offsets.length && offsets[low]! < end;
+}
