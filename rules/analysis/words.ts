@@ -1,14 +1,28 @@
+// The same names (`response`, `fetch`, `controller`, `done`) come back in every file: split each once.
+const CACHE_LIMIT = 10_000;
+const snakeCache = new Map<string, string>();
+const wordsCache = new Map<string, readonly string[]>();
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
 /** Splits an identifier, property name or string into lower-case snake words: `isJSONRPCResponse` -> `is_jsonrpc_response`. */
 export function toSnake(text: string): string {
-  return text
+  const cached = snakeCache.get(text);
+  if (cached !== undefined) return cached;
+  const snake = text
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .replace(/[^A-Za-z0-9[\]]+/g, '_')
     .toLowerCase();
+  return remember(snakeCache, text, snake);
 }
 
-export function words(text: string): string[] {
-  return toSnake(text).split(/[_[\]]+/).filter(Boolean);
+export function words(text: string): readonly string[] {
+  return wordsCache.get(text) ?? remember(wordsCache, text, Object.freeze(toSnake(text).split(/[_[\]]+/).filter(Boolean)));
 }
 
 /** Completion vocabulary of SPEC §1; each pattern is tested against the snake form of a token. */
