@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ESLint, type Linter, type Rule } from 'eslint';
+import { typeScriptParser } from '../codemods/language.js';
 import plugin from '../rules/index.js';
 
 export const RULE_NAME = 'no-early-stream-close';
@@ -8,21 +8,6 @@ export const RULE_ID = `drainguard/${RULE_NAME}`;
 
 /** The rule module (its `meta` gives the docs URL and description for SARIF). */
 export const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME]!;
-
-type TypeScriptParser = typeof import('@typescript-eslint/parser');
-let loadedTypeScriptParser: TypeScriptParser | undefined;
-
-/**
- * @typescript-eslint/parser, loaded on the first TypeScript file: loading it loads the
- * TypeScript compiler (about a second), which a run over JavaScript files never needs.
- */
-const typeScriptParser: Linter.Parser = {
-  meta: { name: '@typescript-eslint/parser (loaded on first use)' },
-  parseForESLint(text: string, options?: unknown) {
-    loadedTypeScriptParser ??= createRequire(import.meta.url)('@typescript-eslint/parser') as TypeScriptParser;
-    return loadedTypeScriptParser.parseForESLint(text, options as never) as unknown as Linter.ESLintParseResult;
-  },
-};
 
 const JS_MODULE_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs'];
 const JS_COMMONJS_FILES = ['**/*.cjs'];

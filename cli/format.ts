@@ -1,6 +1,5 @@
 import type { ESLint } from 'eslint';
 import { createESLint } from './eslint-setup.js';
-import { formatSarif } from './sarif.js';
 
 export const FORMATS = ['stylish', 'json', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -24,7 +23,8 @@ export async function formatResults(
   format: Format,
   options: { cwd: string; color: boolean },
 ): Promise<string> {
-  if (format === 'sarif') return formatSarif(results, options.cwd);
+  // node-sarif-builder is loaded only when SARIF is asked for.
+  if (format === 'sarif') return (await import('./sarif.js')).formatSarif(results, options.cwd);
   const formatter = await createESLint({ cwd: options.cwd }).loadFormatter(format);
   return formatter.format(results, { color: options.color });
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { ESLint } from 'eslint';
 import { closeCandidatePattern } from '../rules/index.js';
 import { mayHoldImplicitClose } from './for-await-check.js';
@@ -17,21 +17,6 @@ export interface LintFilesOptions {
   prefilter?: boolean;
 }
 
-const READ_CONCURRENCY = 16;
-
-async function mapInOrder<T, R>(items: readonly T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const output = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      output[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return output;
-}
-
 /**
  * Lints files (absolute paths): reads each once, skips the parse of files the pre-filter rules
  * out (they get a clean result), lints the others from the text read. One result per file, in
@@ -41,15 +26,19 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   const candidate = closeCandidatePattern();
   const prefilter = options.prefilter ?? true;
   const linter = new TextLinter({ cwd: options.cwd, types: options.types });
-  const results = await mapInOrder(files, READ_CONCURRENCY, async (filePath) => {
+  // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
+  // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
+  const results: ESLint.LintResult[] = [];
+  for (const filePath of files) {
     let text: string;
     try {
-      text = await readFile(filePath, 'utf8');
+      text = readFileSync(filePath, 'utf8');
     } catch (error) {
-      return unreadableResult(filePath, error);
+      results.push(unreadableResult(filePath, error));
+      continue;
     }
-    if (prefilter && (!candidate.test(text) || !mayHoldImplicitClose(text, filePath))) return cleanResult(filePath);
-    return linter.lint(text, filePath);
-  });
+    if (prefilter && (!candidate.test(text) || !mayHoldImplicitClose(text, filePath))) results.push(cleanResult(filePath));
+    else results.push(await linter.lint(text, filePath));
+  }
   return linter.finish(results);
 }

@@ -2,7 +2,7 @@
 // jscodeshift transform (CommonJS, because jscodeshift's workers require() it; it
 // import()s dist/rewrite.js, the ESM rewrite engine the CLI also bundles).
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -15,12 +15,19 @@ const common = {
   logLevel: 'warning',
 };
 
+// Chunk names carry a content hash: drop the old ones so a rebuild leaves no stale chunk to publish.
+rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
+
 await Promise.all([
   build({ ...common, entryPoints: ['rules/index.ts'], outfile: 'dist/index.js', format: 'esm' }),
+  // Split into chunks: a dynamic import() (fix, SARIF) then loads its external packages
+  // (diff, write-file-atomic, node-sarif-builder) only when it runs, not on every `drainguard lint`.
   build({
     ...common,
-    entryPoints: ['cli/main.ts'],
-    outfile: 'dist/cli.js',
+    entryPoints: { cli: 'cli/main.ts' },
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     format: 'esm',
     banner: { js: '#!/usr/bin/env node' },
   }),

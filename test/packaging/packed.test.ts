@@ -141,7 +141,7 @@ describe('the tarball', () => {
     ]) {
       expect(files, required).toContain(required);
     }
-    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/(chunks\/)?[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts)$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
   });
 

@@ -1,0 +1,50 @@
+/**
+ * `drainguard lint` loads what a run needs: the TypeScript compiler (through typescript-eslint's
+ * parser) only when a TypeScript file is parsed, node-sarif-builder only for `--format sarif`, and
+ * the codemod's writer never. A pre-commit hook over JavaScript files pays for none of them.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EARLY_CANCEL_JS, EARLY_CANCEL_TS } from './sources.js';
+import { ROOT, runCli, tempProject } from './helpers.js';
+
+const PRELOAD = path.join(ROOT, 'test/support/report-loaded.cjs');
+const WATCHED = ['@typescript-eslint/parser', 'typescript', 'node-sarif-builder', 'write-file-atomic'];
+
+/** The watched CommonJS packages a CLI run loaded, and its exit code. */
+async function loadedBy(args: string[], files: Record<string, string>): Promise<{ code: number; loaded: string[] }> {
+  const dir = tempProject(files);
+  const record = path.join(dir, 'loaded.json');
+  const run = await runCli(args, dir, { NODE_OPTIONS: `--require ${PRELOAD}`, DRAINGUARD_LOADED_FILE: record });
+  const all = JSON.parse(readFileSync(record, 'utf8')) as string[];
+  expect(all, 'the preload saw ESLint itself').toContain('eslint');
+  return { code: run.code, loaded: all.filter((name) => WATCHED.includes(name)) };
+}
+
+describe('what drainguard lint loads', () => {
+  it('loads none of them for JavaScript files, stylish output', async () => {
+    expect(await loadedBy(['lint', 'client.js'], { 'client.js': EARLY_CANCEL_JS })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('loads the TypeScript parser and compiler for a TypeScript file', async () => {
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({
+      code: 1,
+      loaded: ['@typescript-eslint/parser', 'typescript'],
+    });
+  });
+
+  it('does not load the TypeScript parser for a TypeScript file the pre-filter skips', async () => {
+    expect(await loadedBy(['lint', '.'], { 'client.js': EARLY_CANCEL_JS, 'math.ts': 'export const add = (a: number, b: number): number => a + b;\n' })).toEqual({
+      code: 1,
+      loaded: [],
+    });
+  });
+
+  it('loads node-sarif-builder for --format sarif only', async () => {
+    expect(await loadedBy(['lint', '--format', 'sarif', 'client.js'], { 'client.js': EARLY_CANCEL_JS })).toEqual({
+      code: 1,
+      loaded: ['node-sarif-builder'],
+    });
+  });
+});
