@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { ESLint } from 'eslint';
+import { mayBeScript } from '../codemods/language.js';
 import { createDefaultProgram } from './default-program.js';
 import { createESLint, type ESLintSetupOptions } from './eslint-setup.js';
 import { crashResult, isFatal, keepOwnMessages } from './results.js';
 
-const MODULE_OR_SCRIPT = new Set(['.js', '.jsx']);
 const NOT_IN_A_PROJECT = /was not found by the project service/;
 
 export interface TextLinterOptions {
@@ -49,7 +48,7 @@ export class TextLinter {
   async lint(text: string, filePath: string): Promise<ESLint.LintResult> {
     const result = await this.lintWith(this.primary, text, filePath);
     if (!isFatal(result)) return result;
-    if (MODULE_OR_SCRIPT.has(path.extname(filePath).toLowerCase())) {
+    if (mayBeScript(filePath)) {
       this.scriptMode ??= createESLint(this.setup({ scriptMode: true }));
       const asScript = await this.lintWith(this.scriptMode, text, filePath);
       return isFatal(asScript) ? result : asScript;

@@ -2,7 +2,7 @@ import { Linter, type Rule, type SourceCode } from 'eslint';
 import rule from '../rules/no-early-stream-close.js';
 import type { Node } from '../rules/analysis/ast.js';
 import { basename } from 'node:path';
-import { languageOptionsFor } from './language.js';
+import { languageOptionsFor, mayBeScript } from './language.js';
 
 export interface FoundSite {
   node: Node;
@@ -19,6 +19,14 @@ export interface FoundSites {
 
 /** Runs the rule itself over the text (the single detection) and keeps the AST node of every report. */
 export function findSites(text: string, filePath: string): FoundSites {
+  const asModule = findSitesAs(text, filePath, false);
+  if (!asModule.parseError || !mayBeScript(filePath)) return asModule;
+  // As `drainguard lint` does: old code in a .js file may be a sloppy-mode script (`with`, octal literals).
+  const asScript = findSitesAs(text, filePath, true);
+  return asScript.parseError ? asModule : asScript;
+}
+
+function findSitesAs(text: string, filePath: string, scriptMode: boolean): FoundSites {
   const captured: FoundSite[] = [];
   const capturingRule: Rule.RuleModule = {
     meta: rule.meta,
@@ -41,7 +49,7 @@ export function findSites(text: string, filePath: string): FoundSites {
     [
       {
         files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
-        languageOptions: languageOptionsFor(filePath),
+        languageOptions: languageOptionsFor(filePath, { scriptMode }),
         plugins: { drainguard: { rules: { 'no-early-stream-close': capturingRule } } },
         rules: { 'drainguard/no-early-stream-close': 'error' },
       },

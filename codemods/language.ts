@@ -23,13 +23,18 @@ export function isTypeScriptPath(filePath: string): boolean {
   return TS_EXTENSIONS.test(filePath);
 }
 
-/** The parser and options drainguard uses for a file, chosen by its extension (espree for JS, typescript-eslint for TS). */
-export function languageOptionsFor(filePath: string): Linter.LanguageOptions {
+/** The parser and options drainguard uses for a file, chosen by its extension (espree for JS, typescript-eslint for TS); `scriptMode` for the retry of {@link mayBeScript}. */
+export function languageOptionsFor(filePath: string, { scriptMode = false } = {}): Linter.LanguageOptions {
   // Same choices as `drainguard lint` (cli/eslint-setup.ts), so fix parses every file lint reports on:
   // JSX on in .js/.jsx/.mjs and .tsx, off in .cjs and .ts/.mts/.cts.
   if (isTypeScriptPath(filePath)) {
     return { parser: typeScriptParser, parserOptions: { ecmaFeatures: { jsx: /\.tsx$/i.test(filePath) } }, sourceType: 'module' };
   }
   if (/\.cjs$/i.test(filePath)) return { ecmaVersion: 'latest', sourceType: 'commonjs' };
-  return { ecmaVersion: 'latest', sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } };
+  return { ecmaVersion: 'latest', sourceType: scriptMode ? 'commonjs' : 'module', parserOptions: { ecmaFeatures: { jsx: true } } };
+}
+
+/** A `.js`/`.jsx` file that does not parse as an ES module is parsed again as a sloppy-mode CommonJS script (old code). */
+export function mayBeScript(filePath: string): boolean {
+  return /\.jsx?$/i.test(filePath);
 }

@@ -225,6 +225,55 @@ describe('drainguard fix', () => {
     expect(result.stdout).toContain('view.js:11:7  fixed\n');
   });
 
+  it('fixes a sloppy-mode script .js file that lint reports on (parsed again as a script, as lint does)', async () => {
+    const dir = tempDir('fix-sloppy-js');
+    const source = [
+      'var config = { debug: false };',
+      'with (config) { debug = true; }', // a syntax error in an ES module
+      'module.exports = async function readUntilDone(res) {',
+      '  const reader = res.body.getReader();',
+      '  while (true) {',
+      '    const { done, value } = await reader.read();',
+      '    if (done) break;',
+      "    if (new TextDecoder().decode(value).includes('[DONE]')) {",
+      '      await reader.cancel();',
+      '      break;',
+      '    }',
+      '  }',
+      '};',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'legacy.js'), source);
+    const lint = await runCli(['lint', '--format', 'json'], dir);
+    expect(JSON.parse(lint.stdout)[0].messages.map((m: { line: number; column: number }) => [m.line, m.column])).toEqual([[9, 13]]);
+    const result = await runCli(['fix', '--force'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('legacy.js:9:13  fixed\n');
+    expect(readFileSync(join(dir, 'legacy.js'), 'utf8')).toBe(
+      source.replace(
+        '      await reader.cancel();\n',
+        [
+          '      const drainTimer = setTimeout(() => {',
+          '        void reader.cancel().catch(() => {});',
+          '      }, 1000);',
+          '      try {',
+          '        while (!(await reader.read()).done) {',
+          '          // drainguard: read to EOF so the connection goes back to the pool',
+          '        }',
+          '      } catch {',
+          '        // the budget ran out and the original close ended the drain',
+          '      } finally {',
+          '        clearTimeout(drainTimer);',
+          '      }',
+          '',
+        ].join('\n'),
+      ),
+    );
+    const relint = await runCli(['lint', '--format', 'json'], dir);
+    expect(relint.code).toBe(0);
+    expect(JSON.parse(relint.stdout)[0]).toMatchObject({ errorCount: 0, fatalErrorCount: 0 });
+  });
+
   it('usage errors exit 2: unknown flag, bad budget, missing path', async () => {
     const dir = tempDir('fix-usage');
     const unknown = await runCli(['fix', '--frobnicate'], dir);
