@@ -14,7 +14,7 @@
 //               the end of the body in real deployments.
 //   mode 'hang' never ends the response (a proxy or server that keeps the stream open); such
 //               responses are destroyed by `close()`, or after `hangMaxMs` as a safety bound.
-import http from 'node:http';
+import { startCountingServer } from './counting-server.mjs';
 
 /** @type {Record<string, string>} */
 const DEFAULT_TAIL = { sse: ': end of stream\n\n', ndjson: '\n', jsonrpc: ': end of stream\n\n' };
@@ -69,18 +69,8 @@ export async function startSseServer(options = {}) {
   if (!['sse', 'ndjson', 'jsonrpc'].includes(format)) throw new Error(`unknown format ${format}`);
   if (!['end', 'hang'].includes(mode)) throw new Error(`unknown mode ${mode}`);
 
-  let connections = 0;
-  let closing = false;
-  /** @type {import('./sse-server.d.mts').RequestRecord[]} */
-  let log = [];
-  /** @type {Set<import('node:net').Socket>} */
-  const sockets = new Set();
   /** @type {Set<NodeJS.Timeout>} */
   const timers = new Set();
-  /** @type {WeakMap<import('node:net').Socket, number>} */
-  const socketIds = new WeakMap();
-  /** @type {Array<() => void>} */
-  let waiters = [];
 
   /** @param {number} ms @param {() => void} fn */
   const later = (ms, fn) => {
@@ -91,31 +81,9 @@ export async function startSseServer(options = {}) {
     timers.add(t);
     return t;
   };
-  const notify = () => {
-    const ws = waiters;
-    waiters = [];
-    for (const w of ws) w();
-  };
 
-  const server = http.createServer((req, res) => {
-    const record = {
-      id: log.length + 1,
-      socket: socketIds.get(req.socket) ?? 0,
-      method: req.method ?? 'GET',
-      finished: false,
-      closedByClient: false,
-    };
-    log.push(record);
-    let expired = false;
-    res.on('finish', () => {
-      record.finished = true;
-      notify();
-    });
-    res.on('close', () => {
-      if (!res.writableFinished && !closing && !expired) record.closedByClient = true;
-      notify();
-    });
-
+  /** @type {import('./counting-server.d.mts').CountingServerSetup['handle']} */
+  const handle = (req, res, control) => {
     /** @type {Buffer[]} */
     const body = [];
     req.on('data', (c) => body.push(c));
@@ -152,7 +120,7 @@ export async function startSseServer(options = {}) {
         res.write(terminalFrame(format, rpcId));
         if (mode === 'hang') {
           later(hangMaxMs, () => {
-            expired = true;
+            control.expire();
             res.destroy();
           });
           return;
@@ -167,56 +135,15 @@ export async function startSseServer(options = {}) {
       };
       step();
     });
-  });
-  server.keepAliveTimeout = keepAliveTimeoutMs;
-  server.on('connection', (socket) => {
-    connections++;
-    socketIds.set(socket, connections);
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  };
 
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(undefined));
-  });
-  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-  const url = `http://127.0.0.1:${address.port}/`;
-
-  return {
-    url,
-    port: address.port,
-    connections: () => connections,
-    requests: () => log.length,
-    closedByClient: () => log.filter((r) => r.closedByClient).length,
-    finished: () => log.filter((r) => r.finished).length,
-    log: () => log.map((r) => ({ ...r })),
-    reset() {
-      connections = 0;
-      log = [];
-    },
-    waitFor(predicate, timeoutMs = 5000) {
-      return new Promise((resolve, reject) => {
-        const deadline = setTimeout(() => {
-          reject(new Error(`sse-server: condition not met within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const check = () => {
-          if (predicate()) {
-            clearTimeout(deadline);
-            resolve();
-          } else waiters.push(check);
-        };
-        check();
-      });
-    },
-    async close() {
-      closing = true;
+  return startCountingServer({
+    name: 'sse-server',
+    keepAliveTimeoutMs,
+    handle,
+    onClose() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      const closed = new Promise((resolve) => server.close(() => resolve(undefined)));
-      for (const s of sockets) s.destroy();
-      await closed;
-      notify();
     },
-  };
+  });
 }
