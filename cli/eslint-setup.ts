@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ESLint, type Linter, type Rule } from 'eslint';
-import { typeScriptParser } from '../codemods/language.js';
+import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../codemods/language.js';
 import plugin from '../rules/index.js';
 
 export const RULE_NAME = 'no-early-stream-close';
@@ -28,11 +28,11 @@ export interface ESLintSetupOptions {
   scriptMode?: boolean;
 }
 
-function typeScriptParserOptions(options: ESLintSetupOptions, jsx: boolean): Linter.ParserOptions {
-  const parserOptions: Linter.ParserOptions = { ecmaFeatures: { jsx } };
-  if (!options.types) return parserOptions;
-  if (options.programs) return { ...parserOptions, programs: options.programs, project: false };
-  return { ...parserOptions, projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
+/** What `--types` adds to the TypeScript parser options: the project service, or given programs. */
+function typeInformation(options: ESLintSetupOptions): Linter.ParserOptions {
+  if (!options.types) return {};
+  if (options.programs) return { programs: options.programs, project: false };
+  return { projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
 }
 
 /**
@@ -40,7 +40,6 @@ function typeScriptParserOptions(options: ESLintSetupOptions, jsx: boolean): Lin
  * only `drainguard/no-early-stream-close` enabled. Never reads the user's ESLint config.
  */
 export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Config[] {
-  const jsSourceType = options.scriptMode ? 'commonjs' : 'module';
   return [
     // Explicitly named files inside node_modules are processed (the CLI does its own walking).
     { ignores: ['!**/node_modules/'] },
@@ -50,19 +49,10 @@ export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Confi
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
       rules: { [RULE_ID]: options.types ? ['error', { useTypes: true }] : 'error' },
     },
-    {
-      files: JS_MODULE_FILES,
-      languageOptions: { ecmaVersion: 'latest', sourceType: jsSourceType, parserOptions: { ecmaFeatures: { jsx: true } } },
-    },
-    { files: JS_COMMONJS_FILES, languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs' } },
-    {
-      files: TS_FILES,
-      languageOptions: { parser: typeScriptParser, sourceType: 'module', parserOptions: typeScriptParserOptions(options, false) },
-    },
-    {
-      files: TSX_FILES,
-      languageOptions: { parser: typeScriptParser, sourceType: 'module', parserOptions: typeScriptParserOptions(options, true) },
-    },
+    { files: JS_MODULE_FILES, languageOptions: javaScriptOptions({ scriptMode: options.scriptMode }) },
+    { files: JS_COMMONJS_FILES, languageOptions: commonJsOptions() },
+    { files: TS_FILES, languageOptions: typeScriptOptions(false, typeInformation(options)) },
+    { files: TSX_FILES, languageOptions: typeScriptOptions(true, typeInformation(options)) },
   ];
 }
 

@@ -23,15 +23,30 @@ export function isTypeScriptPath(filePath: string): boolean {
   return TS_EXTENSIONS.test(filePath);
 }
 
-/** The parser and options drainguard uses for a file, chosen by its extension (espree for JS, typescript-eslint for TS); `scriptMode` for the retry of {@link mayBeScript}. */
-export function languageOptionsFor(filePath: string, { scriptMode = false } = {}): Linter.LanguageOptions {
-  // Same choices as `drainguard lint` (cli/eslint-setup.ts), so fix parses every file lint reports on:
-  // JSX on in .js/.jsx/.mjs and .tsx, off in .cjs and .ts/.mts/.cts.
-  if (isTypeScriptPath(filePath)) {
-    return { parser: typeScriptParser, parserOptions: { ecmaFeatures: { jsx: /\.tsx$/i.test(filePath) } }, sourceType: 'module' };
-  }
-  if (/\.cjs$/i.test(filePath)) return { ecmaVersion: 'latest', sourceType: 'commonjs' };
+/** `.js`, `.jsx`, `.mjs`: ES modules with JSX (or, for the retry of {@link mayBeScript}, sloppy-mode scripts). */
+export function javaScriptOptions({ scriptMode = false } = {}): Linter.LanguageOptions {
   return { ecmaVersion: 'latest', sourceType: scriptMode ? 'commonjs' : 'module', parserOptions: { ecmaFeatures: { jsx: true } } };
+}
+
+/** `.cjs`: CommonJS, no JSX. */
+export function commonJsOptions(): Linter.LanguageOptions {
+  return { ecmaVersion: 'latest', sourceType: 'commonjs' };
+}
+
+/** `.ts`, `.mts`, `.cts` (no JSX) and `.tsx` (JSX); `parserOptions` adds to them (type information for `--types`). */
+export function typeScriptOptions(jsx: boolean, parserOptions: Linter.ParserOptions = {}): Linter.LanguageOptions {
+  return { parser: typeScriptParser, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx }, ...parserOptions } };
+}
+
+/**
+ * The parser and options drainguard uses for a file, chosen by its extension (espree for JS,
+ * typescript-eslint for TS). `drainguard lint` (cli/eslint-setup.ts) makes the same choices by glob
+ * from the functions above, so fix parses every file lint reports on.
+ */
+export function languageOptionsFor(filePath: string, { scriptMode = false } = {}): Linter.LanguageOptions {
+  if (isTypeScriptPath(filePath)) return typeScriptOptions(/\.tsx$/i.test(filePath));
+  if (/\.cjs$/i.test(filePath)) return commonJsOptions();
+  return javaScriptOptions({ scriptMode });
 }
 
 /** A `.js`/`.jsx` file that does not parse as an ES module is parsed again as a sloppy-mode CommonJS script (old code). */
