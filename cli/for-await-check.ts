@@ -5,45 +5,78 @@ import { explicitCloseEvidence } from '../rules/analysis/prefilter.js';
 const EXPLICIT_CLOSE_EVIDENCE = explicitCloseEvidence();
 const JSX_FILE = /\.[jt]sx$/i;
 
+const FOR_AWAIT = /for\s+await\b/g;
+const TOKENIZER_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true } as const;
+
 /**
  * For a file that passed the pre-filter only because of `for await` (no close method is written in
  * it), the only possible report is a `break`/`return`/`continue` inside a `for await` body. This
- * tokenizes the text (a tokenizer, not a parser: fast, and it skips comments and strings) and says
- * whether some `for await` body holds such a jump. Anything it cannot be sure of answers true:
- * other close evidence, JSX, a tokenizer error, a body that is not a block.
+ * tokenizes `for await` loops (a tokenizer, not a parser: fast, and it skips comments and strings)
+ * and says whether some body holds such a jump. Anything it cannot be sure of answers true: other
+ * close evidence, JSX, a tokenizer error, a body that is not a block.
  */
 export function mayHoldImplicitClose(text: string, filePath: string): boolean {
   if (EXPLICIT_CLOSE_EVIDENCE.test(text) || JSX_FILE.test(filePath)) return true;
-  let tokens: Token[];
+  // Fast: each place the text says `for await`, tokenized from there to the end of the loop body.
+  if (!Array.from(text.matchAll(FOR_AWAIT)).some((match) => loopMayJumpOut(text, match.index))) return false;
+  // A jump was seen, perhaps in a comment or a string that only looks like a loop (JSDoc examples):
+  // tokenize the whole file to learn which `for await`s are code, and look at those alone.
+  const offsets = forAwaitTokenOffsets(text);
+  return offsets === null || offsets.some((offset) => loopMayJumpOut(text, offset));
+}
+
+/** Offsets of the `for` of every `for await` in the code (not in comments or strings); null if the tokenizer fails. */
+function forAwaitTokenOffsets(text: string): number[] | null {
+  const offsets: number[] = [];
+  let previous: Token | undefined;
   try {
-    tokens = [...tokenizer(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true })];
+    for (const token of tokenizer(text, TOKENIZER_OPTIONS)) {
+      if (isWord(token, 'await') && isWord(previous, 'for')) offsets.push(previous!.start);
+      previous = token;
+    }
+  } catch {
+    return null;
+  }
+  return offsets;
+}
+
+/**
+ * Tokenizes from `start` to the end of the loop body only, one token at a time. From a real
+ * `for await` this reads the loop exactly, whatever comes before it; from text in a comment or a
+ * string it reads whatever follows, and the real loops of the file still decide.
+ */
+function loopMayJumpOut(text: string, start: number): boolean {
+  let count = 0;
+  let depth = 0;
+  let phase: 'head' | 'body-start' | 'body' = 'head';
+  try {
+    for (const token of tokenizer(text.slice(start), TOKENIZER_OPTIONS)) {
+      count++;
+      const label = token.type.label;
+      if (count === 1 || count === 2) {
+        if (!isWord(token, count === 1 ? 'for' : 'await')) return true;
+      } else if (phase === 'head') {
+        if (label === '(') depth++;
+        else if (count === 3) return true;
+        else if (label === ')' && --depth === 0) phase = 'body-start';
+      } else if (phase === 'body-start') {
+        if (label !== '{') return true;
+        phase = 'body';
+        depth = 1;
+      } else if (label === '{' || label === '${') {
+        depth++;
+      } else if (label === '}') {
+        if (--depth === 0) return false;
+      } else if (isWord(token, 'break') || isWord(token, 'return') || isWord(token, 'continue')) {
+        return true;
+      }
+    }
   } catch {
     return true;
   }
-  for (let index = 0; index < tokens.length; index++) {
-    if (!isWord(tokens[index], 'for') || !isWord(tokens[index + 1], 'await') || tokens[index + 2]?.type.label !== '(') continue;
-    const headEnd = matching(tokens, index + 2, '(', ')');
-    if (headEnd < 0 || tokens[headEnd + 1]?.type.label !== '{') return true;
-    const bodyEnd = matching(tokens, headEnd + 1, '{', '}');
-    if (bodyEnd < 0) return true;
-    for (let inner = headEnd + 2; inner < bodyEnd; inner++) {
-      if (isWord(tokens[inner], 'break') || isWord(tokens[inner], 'return') || isWord(tokens[inner], 'continue')) return true;
-    }
-  }
-  return false;
+  return true;
 }
 
 function isWord(token: Token | undefined, word: string): boolean {
   return token !== undefined && (token.type.keyword === word || (token.type.label === 'name' && (token as Token & { value: unknown }).value === word));
-}
-
-/** Index of the token closing the bracket opened at `open` (template `${` counts as an opening brace). */
-function matching(tokens: readonly Token[], open: number, opening: string, closing: string): number {
-  let depth = 0;
-  for (let index = open; index < tokens.length; index++) {
-    const label = tokens[index]!.type.label;
-    if (label === opening || (opening === '{' && label === '${')) depth++;
-    else if (label === closing && --depth === 0) return index;
-  }
-  return -1;
 }

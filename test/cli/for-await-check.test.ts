@@ -20,7 +20,11 @@ const cases: Array<[string, string, string, boolean]> = [
   ['a body that is not a block', 'a.js', 'export async function f(res) { for await (const c of res.body) console.log(c); }', true],
   ['a close method written in the file', 'a.js', 'export async function f(r) { for await (const c of r) {} r.cancel(); }', true],
   ['a JSX file', 'a.tsx', 'export async function f(res: Response) { for await (const c of res.body!) { console.log(<p>{c}</p>); } }', true],
-  ['text the tokenizer rejects (a decorator)', 'a.ts', 'class A { @dec m() {} }\nexport async function f(res: Response) { for await (const c of res.body!) { c; } }', true],
+  ['text the tokenizer rejects outside every loop (a decorator)', 'a.ts', 'class A { @dec m() {} }\nexport async function f(res: Response) { for await (const c of res.body!) { c; } }', false],
+  ['text the tokenizer rejects in a loop body (a decorator)', 'a.ts', 'export async function f(res: Response) { for await (const c of res.body!) { class A { @dec m() {} } } }', true],
+  ['a JSDoc loop with a break, a real loop without one', 'a.ts', '/**\n * for await (const page of list()) { if (page.last) break; }\n */\nexport async function f(res: Response) { for await (const c of res.body!) { c; } }', false],
+  ['a JSDoc loop without a break, a real loop with one', 'a.ts', "/**\n * for await (const page of list()) { page; }\n */\nexport async function f(res: Response) { for await (const c of res.body!) { if (c === '[DONE]') break; } }", true],
+  ['a string that looks like a loop with a break, and a real loop with a decorator outside it', 'a.ts', "const s = 'for await (x of y) { break }';\nclass A { @dec m() {} }\nexport async function f(res: Response) { for await (const c of res.body!) { c; } }", true],
 ];
 
 describe('the for-await token check of the CLI pre-filter', () => {
