@@ -79,11 +79,13 @@ const rule: Rule.RuleModule = {
     const options = context.options[0] as RuleOptions;
     const sourceCode = context.sourceCode;
     // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
-    const offsets = candidateOffsets(sourceCode.text, cachedPrefilter(options.closeMethods));
+    const matchers = matchersFor(options.closeMethods);
+    const offsets = candidateOffsets(sourceCode.text, matchers.candidates);
     if (offsets.length === 0) return {};
 
     const closeMethods = new Set(options.closeMethods);
-    const mayHaveAsyncLoops = /for\s+await\b|__asyncValues/.test(sourceCode.text);
+    // Native or downleveled async iteration is among the offsets found (the pre-filter matches both).
+    const mayHaveAsyncLoops = offsets.some((offset) => sourceCode.text.startsWith('for', offset) || sourceCode.text.startsWith('__asyncValues', offset));
     const typeOracle = options.useTypes ? makeTypeOracle(sourceCode.parserServices) : undefined;
     const streams = new StreamResolver({
       getScope: (node) => sourceCode.getScope(node as never) as never,
@@ -95,7 +97,7 @@ const rule: Rule.RuleModule = {
     // Built on first use: most candidate files never classify a test.
     let classifier: BranchTestClassifier | undefined;
     const tests = (): BranchTestClassifier =>
-      (classifier ??= new BranchTestClassifier(streams, cachedPatterns(options.terminalPatterns), (node) => brief(sourceCode.getText(node as never))));
+      (classifier ??= new BranchTestClassifier(streams, cached(terminalPatternCache, options.terminalPatterns, compilePatterns), (node) => brief(sourceCode.getText(node as never))));
 
     /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
     const stack: Array<PathFacts<Site> | null> = [];
@@ -258,7 +260,7 @@ const rule: Rule.RuleModule = {
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
-      [cachedCloseCallSelector(options.closeMethods)](node: TSESTree.CallExpression) {
+      [matchers.closeCalls](node: TSESTree.CallExpression) {
         const callee = unwrap(node.callee);
         if (callee?.type !== 'MemberExpression') return;
         const method = propertyName(callee);
@@ -291,30 +293,28 @@ function memo<T>(compute: () => T): () => T {
   };
 }
 
-// ESLint hands every file a fresh copy of the options: compile their regular expressions once per distinct value.
-const prefilters = new Map<string, RegExp>();
-const closeCallSelectors = new Map<string, string>();
+// ESLint hands every file a fresh copy of the options: build what they compile to once per distinct value.
+interface CloseMethodMatchers {
+  /** The pre-filter, global: where a file may hold a close. */
+  candidates: RegExp;
+  /** The selector of close calls. */
+  closeCalls: string;
+}
+const closeMethodMatchers = new Map<string, CloseMethodMatchers>();
 const terminalPatternCache = new Map<string, RegExp[]>();
 
-function cachedPrefilter(closeMethods: readonly string[]): RegExp {
-  const key = closeMethods.join('\n');
-  let pattern = prefilters.get(key);
-  if (!pattern) prefilters.set(key, (pattern = new RegExp(closeCandidatePattern(closeMethods).source, 'g')));
-  return pattern;
+function cached<T>(cache: Map<string, T>, values: readonly string[], build: (values: readonly string[]) => T): T {
+  const key = values.join('\n');
+  let built = cache.get(key);
+  if (built === undefined) cache.set(key, (built = build(values)));
+  return built;
 }
 
-function cachedCloseCallSelector(closeMethods: readonly string[]): string {
-  const key = closeMethods.join('\n');
-  let selector = closeCallSelectors.get(key);
-  if (selector === undefined) closeCallSelectors.set(key, (selector = closeCallSelector(closeMethods)));
-  return selector;
-}
-
-function cachedPatterns(sources: readonly string[]): RegExp[] {
-  const key = sources.join('\n');
-  let patterns = terminalPatternCache.get(key);
-  if (!patterns) terminalPatternCache.set(key, (patterns = compilePatterns(sources)));
-  return patterns;
+function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
+  return cached(closeMethodMatchers, closeMethods, (methods) => ({
+    candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
+    closeCalls: closeCallSelector(methods),
+  }));
 }
 
 /** The test and polarity of the branch that `node` starts, if it starts one. */
