@@ -3,17 +3,14 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../codemods/language.js';
 import { rewrite } from '../codemods/rewrite.js';
-import { closeCandidatePattern } from '../rules/analysis/prefilter.js';
 import { collectFilesOrReport } from './files.js';
-import { mayHoldImplicitClose } from './for-await-check.js';
+import { mayReport } from './for-await-check.js';
 import { parseFixArgs } from './fix-args.js';
 import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { RewriteVerifier } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { dirtyWorkTrees } from './git-clean.js';
 import { FIX_USAGE } from './usage.js';
-
-const CAN_CLOSE = closeCandidatePattern();
 
 /** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal. */
 export async function runFix(argv: readonly string[]): Promise<number> {
@@ -92,7 +89,7 @@ async function fixFile(
   } catch (error) {
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
-  if (!CAN_CLOSE.test(source) || !mayHoldImplicitClose(source, file)) return null;
+  if (!mayReport(source, file)) return null;
   const result = rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;

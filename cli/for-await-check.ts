@@ -1,12 +1,21 @@
 import { tokenizer, type Token } from 'acorn';
-import { explicitCloseEvidence } from '../rules/analysis/prefilter.js';
+import { closeCandidatePattern, explicitCloseEvidence } from '../rules/analysis/prefilter.js';
 
+const CLOSE_CANDIDATE = closeCandidatePattern();
 /** The pre-filter without its `for await` alternative: evidence of an explicit close (or downleveled iteration). */
 const EXPLICIT_CLOSE_EVIDENCE = explicitCloseEvidence();
 const JSX_FILE = /\.[jt]sx$/i;
 
 const FOR_AWAIT = /for\s+await\b/g;
 const TOKENIZER_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true } as const;
+
+/**
+ * The CLI's pre-filter (lint and fix): whether a file's text can hold a close the rule reports.
+ * A file it rules out is not parsed. The text test first, then the token check below.
+ */
+export function mayReport(text: string, filePath: string): boolean {
+  return CLOSE_CANDIDATE.test(text) && mayHoldImplicitClose(text, filePath);
+}
 
 /**
  * For a file that passed the pre-filter only because of `for await` (no close method is written in

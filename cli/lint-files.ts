@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ESLint } from 'eslint';
-import { closeCandidatePattern } from '../rules/index.js';
-import { mayHoldImplicitClose } from './for-await-check.js';
+import { mayReport } from './for-await-check.js';
 import { cleanResult, unreadableResult } from './results.js';
 import { TextLinter } from './text-linter.js';
 
@@ -23,7 +22,6 @@ export interface LintFilesOptions {
  * the order given.
  */
 export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<ESLint.LintResult[]> {
-  const candidate = closeCandidatePattern();
   const prefilter = options.prefilter ?? true;
   const linter = new TextLinter({ cwd: options.cwd, types: options.types });
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
@@ -37,7 +35,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.push(unreadableResult(filePath, error));
       continue;
     }
-    if (prefilter && (!candidate.test(text) || !mayHoldImplicitClose(text, filePath))) results.push(cleanResult(filePath));
+    if (prefilter && !mayReport(text, filePath)) results.push(cleanResult(filePath));
     else results.push(await linter.lint(text, filePath));
   }
   return linter.finish(results);
