@@ -40,6 +40,7 @@ function typeInformation(options: ESLintSetupOptions): Linter.ParserOptions {
  * only `drainguard/no-early-stream-close` enabled. Never reads the user's ESLint config.
  */
 export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Config[] {
+  const types = typeInformation(options);
   return [
     // Explicitly named files inside node_modules are processed (the CLI does its own walking).
     { ignores: ['!**/node_modules/'] },
@@ -51,8 +52,8 @@ export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Confi
     },
     { files: JS_MODULE_FILES, languageOptions: javaScriptOptions({ scriptMode: options.scriptMode }) },
     { files: JS_COMMONJS_FILES, languageOptions: commonJsOptions() },
-    { files: TS_FILES, languageOptions: typeScriptOptions(false, typeInformation(options)) },
-    { files: TSX_FILES, languageOptions: typeScriptOptions(true, typeInformation(options)) },
+    { files: TS_FILES, languageOptions: typeScriptOptions(false, types) },
+    { files: TSX_FILES, languageOptions: typeScriptOptions(true, types) },
   ];
 }
 
