@@ -1,6 +1,6 @@
 import type { Rule } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
+import { asyncLoopIterable, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
@@ -24,6 +24,8 @@ interface Site {
   messageId: 'explicitClose' | 'implicitClose';
   data: Record<string, string>;
   receiver: Node;
+  /** A jump that adds no close of its own: the stream it leaves was already closed just before it (reported there). */
+  closedBefore?: () => boolean;
 }
 
 type CodePath = Rule.CodePath;
@@ -124,16 +126,14 @@ const rule: Rule.RuleModule = {
       const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
       loopBreaks.delete(loop);
       let effect: Effect | null = null;
-      if (loop.type === 'ForOfStatement') {
-        if (loop.await) {
-          effect = {
-            kind: 'deferred',
-            resolve: () => {
-              const family = streams.asyncLoopFamily(loop);
-              return family ? { kind: 'kill', family } : { kind: 'none' };
-            },
-          };
-        }
+      if (asyncLoopIterable(loop)) {
+        effect = {
+          kind: 'deferred',
+          resolve: () => {
+            const family = streams.asyncLoopFamily(loop);
+            return family ? { kind: 'kill', family } : { kind: 'none' };
+          },
+        };
       } else if ((loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') && loop.test) {
         const test = loop.test as Node;
         effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
@@ -152,9 +152,14 @@ const rule: Rule.RuleModule = {
       const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
       const iterable = iteratedExpression(loop);
+      const family = memo(() => streams.asyncLoopFamily(loop));
       recordSite({
         node,
-        family: memo(() => streams.asyncLoopFamily(loop)),
+        family,
+        closedBefore: () => {
+          const left = family();
+          return left !== null && precedingCloses(node, closeMethods).some((receiver) => streams.closeFamily(receiver) === left);
+        },
         receiver: iterable as Node,
         messageId: 'implicitClose',
         data: { statement: node.type === 'ReturnStatement' ? 'return' : node.type === 'BreakStatement' ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable as never)) },
@@ -174,7 +179,7 @@ const rule: Rule.RuleModule = {
           (site, state) => {
             const pending = state?.pending;
             const family = site.family();
-            if (!pending || !family || pending.eofed.has(family)) return;
+            if (!pending || !family || pending.eofed.has(family) || site.closedBefore?.()) return;
             context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
           }
         );
@@ -268,7 +273,7 @@ const rule: Rule.RuleModule = {
         const receiver = callee.object as Node;
         recordSite({
           node,
-          family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.familyOf(receiver))),
+          family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.closeFamily(receiver))),
           receiver,
           messageId: 'explicitClose',
           data: { stream: brief(sourceCode.getText(receiver as never)), method },
@@ -315,6 +320,21 @@ function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
     candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
     closeCalls: closeCallSelector(methods),
   }));
+}
+
+/** Receivers of close calls written as statements before `node` in its block (`body.destroy(); return;`). */
+function precedingCloses(node: Node, closeMethods: ReadonlySet<string>): Node[] {
+  const parent = node.parent;
+  const statements = parent?.type === 'BlockStatement' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : [];
+  const receivers: Node[] = [];
+  for (const statement of statements) {
+    if (statement === node) break;
+    if (statement.type !== 'ExpressionStatement') continue;
+    const call = unwrap(statement.expression);
+    const callee = call?.type === 'CallExpression' ? unwrap(call.callee) : null;
+    if (callee?.type === 'MemberExpression' && closeMethods.has(propertyName(callee) ?? '')) receivers.push(callee.object);
+  }
+  return receivers;
 }
 
 /** The test and polarity of the branch that `node` starts, if it starts one. */
@@ -382,24 +402,10 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
 }
 
 function isAsyncLoop(node: Node): boolean {
-  if (node.type === 'ForOfStatement') return node.await;
-  return downleveledAsyncValues(node) !== null;
-}
-
-/** `__asyncValues(x)` (or `tslib_1.__asyncValues(x)`, `(0, tslib_1.__asyncValues)(x)`) in the init of a downleveled `for await`. */
-function downleveledAsyncValues(node: Node): TSESTree.CallExpression | null {
-  if (node.type !== 'ForStatement' || node.init?.type !== 'VariableDeclaration') return null;
-  for (const declarator of node.init.declarations) {
-    const init = unwrap(declarator.init);
-    if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') return init;
-  }
-  return null;
+  return asyncLoopIterable(node) !== null;
 }
 
 /** The stream a `for await` iterates, as written: `x` of `for await (… of x)` or the `__asyncValues(x)` argument. */
 function iteratedExpression(loop: Node): Node {
-  if (loop.type === 'ForOfStatement') return loop.right;
-  const call = downleveledAsyncValues(loop);
-  const argument = call?.arguments[0];
-  return argument && argument.type !== 'SpreadElement' ? argument : loop;
+  return asyncLoopIterable(loop) ?? loop;
 }

@@ -77,6 +77,14 @@ export function isResponseName(name: string): boolean {
   return words(name).some((word) => RESPONSE_WORDS.has(word));
 }
 
+const BODY_WORDS = new Set(['stream', 'body']);
+
+/** `stream`, `body`, `currentStream`, `rawBody`: names that hold a body when what they yield is decoded as bytes. */
+export function isBodyName(name: string): boolean {
+  const list = words(name);
+  return list.length > 0 && BODY_WORDS.has(list[list.length - 1]!);
+}
+
 export function compilePatterns(patterns: readonly string[]): RegExp[] {
   return patterns.map((source) => new RegExp(source, 'i'));
 }

@@ -8,6 +8,7 @@ import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 import { invalid, typedInvalid, type ExpectedError } from './cases.js';
+import { sdkShapeInvalid } from './cases-sdk-shapes.js';
 
 type AnyNode = TSESTree.Node;
 
@@ -43,7 +44,7 @@ function isCloseSite(node: AnyNode, messageId: ExpectedError['messageId']): bool
 }
 
 describe('expected locations in cases.ts span close sites', () => {
-  for (const testCase of [...invalid, ...typedInvalid]) {
+  for (const testCase of [...invalid, ...typedInvalid, ...sdkShapeInvalid]) {
     it(testCase.name, () => {
       const program = parse(testCase.code, { loc: true, range: true, jsx: testCase.filename?.endsWith('x') ?? false }) as unknown as AnyNode;
       for (const error of testCase.errors) {

@@ -4,7 +4,11 @@ import { RuleTester } from '@typescript-eslint/rule-tester';
 import { Linter, RuleTester as EslintRuleTester } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
-import { invalid, src, typedInvalid, typedValid, valid, type InvalidCase, type ValidCase } from './cases.js';
+import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
+import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
+
+const invalid = [...baseInvalid, ...sdkShapeInvalid];
+const valid = [...baseValid, ...sdkShapeValid];
 
 EslintRuleTester.describe = describe;
 EslintRuleTester.it = it;
