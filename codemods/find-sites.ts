@@ -1,5 +1,5 @@
 import { Linter, type Rule, type SourceCode } from 'eslint';
-import rule from '../rules/no-early-stream-close.js';
+import rule, { jumpAfterClose } from '../rules/no-early-stream-close.js';
 import type { Node } from '../rules/analysis/ast.js';
 import { basename } from 'node:path';
 import { languageOptionsFor, mayBeScript } from './language.js';
@@ -9,6 +9,8 @@ export interface FoundSite {
   messageId: string;
   line: number;
   column: number;
+  /** The reported close this jump follows (`body.destroy(); return;`): rewritten with it, reported as its site. */
+  partOf?: FoundSite;
 }
 
 export interface FoundSites {
@@ -61,5 +63,11 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean): Found
   // A site silenced with an eslint-disable comment is reported by neither `lint` nor here, so `fix` leaves it alone.
   const reported = new Set(messages.filter((message) => !message.fatal).map((message) => `${message.line}:${message.column}`));
   const sites = captured.filter((site) => reported.has(`${site.line}:${site.column}`));
+  // `body.destroy(); return;` is one report (at the close), but the jump that leaves the loop must be rewritten too.
+  for (const site of sites.filter((found) => found.messageId === 'explicitClose')) {
+    const jump = jumpAfterClose(site.node);
+    if (jump && !sites.some((found) => found.node === jump)) sites.push({ node: jump, messageId: 'implicitClose', line: jump.loc.start.line, column: jump.loc.start.column + 1, partOf: site });
+  }
+  sites.sort((a, b) => a.line - b.line || a.column - b.column);
   return { sites, sourceCode: linter.getSourceCode()!, parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
 }

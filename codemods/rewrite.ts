@@ -1,5 +1,5 @@
 import type { Node } from '../rules/analysis/ast.js';
-import { findSites } from './find-sites.js';
+import { findSites, type FoundSite } from './find-sites.js';
 import { isTypeScriptPath } from './language.js';
 import { applyEdits, detectLayout, freshName, indentAt, indentBlock, lines, type Edit, type Layout } from './layout.js';
 import { planSites, type FlagPlan, type LocalDrainPlan, type Plan } from './plan.js';
@@ -46,21 +46,38 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
 
   for (const plan of plans) {
     if (plan.kind === 'manual') {
-      results.push({ line: plan.site.line, column: plan.site.column, status: 'manual', reason: plan.reason });
+      results.push({ ...reportedAt(plan.site), status: 'manual', reason: plan.reason });
     } else if (plan.kind === 'local-drain') {
       edits.push(localDrainEdit(plan, text, layout, budget, taken));
-      results.push({ line: plan.site.line, column: plan.site.column, status: 'fixed', ...unbounded(budget, plan.budget) });
+      results.push({ ...reportedAt(plan.site), status: 'fixed', ...unbounded(budget, plan.budget) });
     } else {
       edits.push(flagEdit(plan, text, layout, budget, taken));
       for (const change of plan.changes) {
-        results.push({ line: change.site.line, column: change.site.column, status: 'fixed', ...unbounded(budget, plan.budget) });
+        results.push({ ...reportedAt(change.site), status: 'fixed', ...unbounded(budget, plan.budget) });
       }
     }
   }
-  results.sort((a, b) => a.line - b.line || a.column - b.column);
-  if (edits.length === 0) return { output: null, sites: results };
+  const siteResults = oneResultPerSite(results);
+  if (edits.length === 0) return { output: null, sites: siteResults };
   const output = applyEdits(text, edits);
-  return { output: (hasBom ? BOM : '') + output, sites: results };
+  return { output: (hasBom ? BOM : '') + output, sites: siteResults };
+}
+
+/** A jump rewritten with the close before it (`body.destroy(); return;`) is part of the close's site. */
+function reportedAt(site: FoundSite): { line: number; column: number } {
+  const reported = site.partOf ?? site;
+  return { line: reported.line, column: reported.column };
+}
+
+/** One result per reported site, sorted; a site with a manual part is manual. */
+function oneResultPerSite(results: SiteResult[]): SiteResult[] {
+  const bySite = new Map<string, SiteResult>();
+  for (const result of results) {
+    const key = `${result.line}:${result.column}`;
+    const seen = bySite.get(key);
+    if (!seen || (seen.status === 'fixed' && result.status === 'manual')) bySite.set(key, result);
+  }
+  return [...bySite.values()].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 /** A statement in a block or case list, where several statements may replace it without braces. */

@@ -322,6 +322,24 @@ function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
   }));
 }
 
+/**
+ * The `break`/`return`/`continue` right after a close statement that leaves a `for await` (`body.destroy(); return;`).
+ * The rule reports that pair once, at the close; the codemod rewrites both.
+ */
+export function jumpAfterClose(close: Node): Node | null {
+  let expression: Node = close;
+  while (expression.parent?.type === 'AwaitExpression' || expression.parent?.type === 'YieldExpression' || expression.parent?.type === 'ChainExpression') {
+    expression = expression.parent;
+  }
+  const statement = expression.parent;
+  if (statement?.type !== 'ExpressionStatement') return null;
+  const block = statement.parent;
+  const statements = block?.type === 'BlockStatement' ? block.body : block?.type === 'SwitchCase' ? block.consequent : null;
+  const next = statements?.[statements.indexOf(statement) + 1];
+  if (next?.type !== 'BreakStatement' && next?.type !== 'ReturnStatement' && next?.type !== 'ContinueStatement') return null;
+  return innermostLeftAsyncLoop(next, next.type === 'ReturnStatement' ? null : jumpTarget(next)) ? next : null;
+}
+
 /** Receivers of close calls written as statements before `node` in its block (`body.destroy(); return;`). */
 function precedingCloses(node: Node, closeMethods: ReadonlySet<string>): Node[] {
   const parent = node.parent;
