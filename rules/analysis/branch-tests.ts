@@ -135,6 +135,11 @@ export class BranchTestClassifier {
         ? { pos: both(left.pos, right.pos), neg: either(left.neg, right.neg) }
         : { pos: either(left.pos, right.pos), neg: both(left.neg, right.neg) };
     }
+    // Downleveled optional chaining, `item === null || item === void 0 ? void 0 : item.done`: the member read decides.
+    if (node.type === 'ConditionalExpression' && isNullish(node.consequent)) {
+      const read = this.classify(node.alternate);
+      return { pos: read.pos, neg: either(NONE, read.neg) };
+    }
     if (node.type === 'BinaryExpression' && EQUALITY.has(node.operator)) {
       const tested = nullComparedSide(node);
       if (tested) return this.nullComparison(tested, node.operator === '===' || node.operator === '==');

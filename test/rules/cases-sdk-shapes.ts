@@ -203,6 +203,32 @@ export const sdkShapeInvalid: InvalidCase[] = [
     errors: [at('implicitClose', 11, 21, 28, { statement: 'return', stream: 'stream', event: "text.includes('event: done')" })],
   },
 
+  {
+    name: 'compiled optional chaining: `item === null || item === void 0 ? void 0 : item.done` is the test of `item.done`',
+    js: true,
+    code: src(`
+      function eventStream(responseBody, parse) {
+          const upstream = responseBody.getReader();
+          return new ReadableStream({
+              pull(downstream) {
+                  return __awaiter(this, void 0, void 0, function* () {
+                      const chunk = yield upstream.read();
+                      if (chunk.done)
+                          return downstream.close();
+                      const item = parse(chunk.value);
+                      if (item === null || item === void 0 ? void 0 : item.done) {
+                          yield upstream.cancel("done");
+                          return downstream.close();
+                      }
+                      return downstream.enqueue(item.value);
+                  });
+              },
+          });
+      }
+    `),
+    errors: [at('explicitClose', 11, 27, 50, { stream: 'upstream', method: 'cancel', event: 'item.done' })],
+  },
+
   // ------------------------------------------------------------ done-or-error disjunctions
   {
     name: 'disjunction: `completed || error` sets the completion flag; the cancel after the loop is early',
