@@ -1,6 +1,6 @@
 import type { SourceCode } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node } from '../rules/analysis/ast.js';
+import { calleeName, isDownleveledAsyncBody, isFunction, isLoop, propertyName, unwrap, walk, type Node } from '../rules/analysis/ast.js';
 import { StreamResolver, type Family } from '../rules/analysis/streams.js';
 import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-close.js';
 import type { FoundSite } from './find-sites.js';
@@ -55,6 +55,10 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
   for (const site of sites) {
     const node = site.node;
     const fn = enclosingFunction(node);
+    if (fn && isDownleveledAsyncBody(fn)) {
+      manual(site, 'compiled output (TypeScript\'s downleveled async code) is not rewritten; fix the source it was compiled from');
+      continue;
+    }
     if (!fn || !(fn as TSESTree.FunctionLike).async) {
       manual(site, 'the close is not inside an async function, so it cannot await a drain');
       continue;

@@ -565,6 +565,37 @@ export const sdkShapeValid: ValidCase[] = [
     `),
   },
   {
+    name: 'budgeted drain (compiled): the same budget test in an `__awaiter` body, after a downleveled for-await',
+    js: true,
+    code: src(`
+      function firstMessage(response) {
+          var _a, e_1, _b, _c;
+          return __awaiter(this, void 0, void 0, function* () {
+              let message;
+              const started = Date.now();
+              try {
+                  for (var _d = true, _e = __asyncValues(iterSSE(response)), _f; _f = yield _e.next(), _a = _f.done, !_a; _d = true) {
+                      _c = _f.value;
+                      _d = false;
+                      if (message && Date.now() - started > 2000)
+                          break;
+                      if (_c.type === 'message_stop')
+                          message = _c;
+                  }
+              }
+              catch (e_1_1) { e_1 = { error: e_1_1 }; }
+              finally {
+                  try {
+                      if (!_d && !_a && (_b = _e.return)) yield _b.call(_e);
+                  }
+                  finally { if (e_1) throw e_1.error; }
+              }
+              return message;
+          });
+      }
+    `),
+  },
+  {
     name: 'budgeted drain: performance.now() read into a variable and compared with a deadline',
     code: src(`
       async function result(response: Response): Promise<unknown> {
