@@ -34,7 +34,7 @@ export interface StreamResolverOptions {
   bodyNames?: boolean;
 }
 
-/** Decides, syntax-first, which expressions are response streams (SPEC §1 "Response stream") and which response each belongs to. */
+/** Decides, syntax-first, which expressions are response streams (docs/rules/no-early-stream-close.md, "Response streams") and which response each belongs to. */
 export class StreamResolver {
   private readonly variableFamilies = new Map<Variable, Family | null>();
   private readonly eofVariables = new Map<Variable, Family | null>();
@@ -96,7 +96,7 @@ export class StreamResolver {
     return this.familyOf(callee.object);
   }
 
-  /** The EOF flag of SPEC §1: `done` of a read of that stream. */
+  /** The EOF flag: `done` of a read of that stream. */
   eofFamily(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
     if (!node) return null;

@@ -2,7 +2,7 @@ import type { Node } from './ast.js';
 
 /** Answers from type information when `useTypes` is on: true/false when the type is known, undefined otherwise. */
 export interface TypeOracle {
-  /** The value's type is a response stream of SPEC §1 (`Response`, `ReadableStream…`, `IncomingMessage`, `Readable`, or a subclass). */
+  /** The value's type is a response stream (`Response`, `ReadableStream…`, `IncomingMessage`, `Readable`, or a subclass). */
   isResponseStream(node: Node): boolean | undefined;
   /** false when the receiver of a close has a known type that nothing could end a response with (a `Job`, a `Map`). */
   confirmsReceiver(node: Node): boolean | undefined;

@@ -25,7 +25,7 @@ export function words(text: string): readonly string[] {
   return wordsCache.get(text) ?? remember(wordsCache, text, Object.freeze(toSnake(text).split(/[_[\]]+/).filter(Boolean)));
 }
 
-/** Completion vocabulary of SPEC §1; each pattern is tested against the snake form of a token. */
+/** The default completion vocabulary (docs/rules/no-early-stream-close.md, "Terminal events"); each pattern is tested against the snake form of a token. */
 export const DEFAULT_TERMINAL_PATTERNS: readonly string[] = [
   '\\[done\\]',
   '(^|_)(done|end|ended|complete|completed|finish|finished|stop|stopped|terminal|terminator)(_|$)',
@@ -53,7 +53,7 @@ const RPC_WORDS = new Set(['jsonrpc', 'rpc']);
 
 export type ExemptKind = 'abnormal' | 'success' | null;
 
-/** Whether a token makes its test an exempt one, and on which side (SPEC §1 exempt paths). */
+/** Whether a token makes its test an exempt one, and on which side (docs/rules/no-early-stream-close.md, "Exempt paths"). */
 export function exemptKind(token: string, comparison: boolean): ExemptKind {
   const list = words(token);
   let success = false;
@@ -72,7 +72,7 @@ export function isExemptToken(token: string): boolean {
 
 const RESPONSE_WORDS = new Set(['response', 'res', 'resp']);
 
-/** Syntax-only source of SPEC §1: names such as `response`, `res`, `resp`, `responseBody`. */
+/** A response known by its name alone (syntax-only): `response`, `res`, `resp`, `responseBody`. */
 export function isResponseName(name: string): boolean {
   return words(name).some((word) => RESPONSE_WORDS.has(word));
 }

@@ -1,7 +1,7 @@
 /**
- * Test cases of `drainguard/no-early-stream-close`, grouped by the SPEC §1 item they cover.
+ * Test cases of `drainguard/no-early-stream-close`, grouped by the section of docs/rules/no-early-stream-close.md they cover.
  *
- * Every expected location is written from the code and the SPEC: an explicit close is reported on
+ * Every expected location is written from the code and the docs: an explicit close is reported on
  * the close CallExpression, an implicit one on the `break`/`return` statement. `locations.test.ts`
  * checks that each expected range really spans such a node, independently of the rule.
  */

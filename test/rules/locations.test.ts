@@ -1,6 +1,6 @@
 /**
  * Checks the test data, not the rule: every expected error location in cases.ts must span exactly
- * a close site as SPEC §1 places reports — a close CallExpression (`x.cancel()`, `x.abort()`, …) for
+ * a close site as the rule places reports — a close CallExpression (`x.cancel()`, `x.abort()`, …) for
  * `explicitClose`, a `break`/`return` statement for `implicitClose`. This keeps the expected
  * positions honest (derived from the code) without ever reading them off the rule's output.
  */
