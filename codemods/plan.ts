@@ -59,6 +59,10 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
       manual(site, 'compiled output (TypeScript\'s downleveled async code) is not rewritten; fix the source it was compiled from');
       continue;
     }
+    if (fn && isDataHandler(fn)) {
+      manual(site, "the close is in a 'data' handler: resolve on the terminal event, keep the handler reading until 'end', and destroy the stream only from a timer if 'end' does not come");
+      continue;
+    }
     if (!fn || !(fn as TSESTree.FunctionLike).async) {
       manual(site, 'the close is not inside an async function, so it cannot await a drain');
       continue;
@@ -160,6 +164,15 @@ function flagProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
     if (current.type === 'ForOfStatement' && current.await) return 'nested `for await` loops are left to a person';
   }
   return null;
+}
+
+/** `stream.on('data', fn)` (or `once`/`addListener`): a Node stream's chunk callback. */
+function isDataHandler(fn: Node): boolean {
+  const call = fn.parent;
+  if (call?.type !== 'CallExpression' || call.arguments[1] !== fn) return false;
+  const event = call.arguments[0];
+  const method = calleeName(call.callee);
+  return event?.type === 'Literal' && event.value === 'data' && (method === 'on' || method === 'once' || method === 'addListener');
 }
 
 function enclosingFunction(node: Node): Node | null {
