@@ -206,6 +206,8 @@ export class StreamResolver {
       if (classNode) {
         const family = this.classFieldFamily(classNode, name);
         if (family) return family;
+        // A body-named field the class sets from something else (`this.stream = fs.createReadStream(…)`) is that thing.
+        if (!isResponseName(name) && this.classMembers.members(classNode).assignments.some(([field]) => field === name)) return null;
       }
     }
     if (name && this.isStreamName(name)) return `member:${name}`;
@@ -288,7 +290,9 @@ export class StreamResolver {
           : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr as Node);
       if (family) return family;
     }
-    if (this.isStreamName(variable.name)) return variable;
+    if (isResponseName(variable.name)) return variable;
+    // A body-named local is what it was set to; only a parameter's origin is unknown.
+    if (this.options.bodyNames && isBodyName(variable.name) && variable.defs.every((def) => def.type === 'Parameter')) return variable;
     const def = variable.defs[0];
     if (def && this.options.typeOracle?.isResponseStream(def.name as Node) === true) return variable;
     return null;

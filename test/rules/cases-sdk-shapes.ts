@@ -459,6 +459,43 @@ export const sdkShapeValid: ValidCase[] = [
     `),
   },
   {
+    name: 'body names: a local `stream` read from a file is the file stream, even when its chunks are decoded',
+    js: true,
+    code: src(`
+      import fs from 'node:fs';
+      export async function header(path) {
+        const stream = fs.createReadStream(path);
+        const decoder = new TextDecoder();
+        let text = '';
+        for await (const chunk of stream) {
+          text += decoder.decode(chunk);
+          if (text.includes('END')) break;
+        }
+        return text;
+      }
+    `),
+  },
+  {
+    name: 'body names: a `stream` field the class opens from a file is not a body',
+    js: true,
+    code: src(`
+      import fs from 'node:fs';
+      class Tail {
+        constructor(path) {
+          this.stream = fs.createReadStream(path);
+        }
+        async *lines() {
+          const decoder = new TextDecoder();
+          for await (const chunk of this.stream) {
+            const line = decoder.decode(chunk);
+            if (line === 'done') return;
+            yield line;
+          }
+        }
+      }
+    `),
+  },
+  {
     name: 'Fern: a dispatcher that also returns null for an empty event does not make `== null` a terminal test',
     js: true,
     code: src(`
