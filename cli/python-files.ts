@@ -13,3 +13,6 @@ export async function lintPythonFile(text: string, filePath: string, prefilter: 
     return crashResult(filePath, error);
   }
 }
+
+export { mayReportPython } from '../rules/python/analyze.js';
+export { rewritePython } from '../codemods/python/rewrite.js';
