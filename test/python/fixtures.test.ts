@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { rewritePython } from '../../codemods/python/rewrite.js';
+import { lintPythonText } from '../../rules/python/lint.js';
+import { pythonCompileError } from '../support/python-compile.js';
+import { loadCleanPython, loadPythonFixtures } from './fixture-cases.js';
+
+const fixtures = loadPythonFixtures();
+const RULE_ID = 'drainguard/no-early-stream-close';
+
+describe('Python fixtures', () => {
+  it('cover the five shapes and the asyncio, trio, sync, manual and disabled variants', () => {
+    expect(fixtures.map((fixture) => fixture.name)).toEqual([
+      '01-anyio-event-source-return',
+      '02-aconnect-sse-break',
+      '03-aconnect-sse-return-reconnect',
+      '04-sync-generator-finally',
+      '05-async-generator-finally',
+      '06-asyncio-stream-break',
+      '07-trio-aclose-return',
+      '08-sync-jsonrpc-reply-return',
+      '09-manual-while-anext',
+      '10-disabled-line',
+    ]);
+  });
+});
+
+describe.each(fixtures)('Python fixture $name', (fixture) => {
+  const allFixed = fixture.sites.every((site) => site.status === 'fixed');
+
+  it('the rule reports exactly the sites of the fixture', async () => {
+    const { messages } = await lintPythonText(fixture.input);
+    expect(messages.map((message) => [message.line, message.column, message.ruleId])).toEqual(fixture.sites.map((site) => [site.line, site.column, RULE_ID]));
+  });
+
+  it('rewrites to the expected output with the expected site statuses', async () => {
+    const result = await rewritePython(fixture.input);
+    expect(result.output ?? fixture.input).toBe(fixture.output);
+    expect(result.sites).toEqual(fixture.sites);
+  });
+
+  it('is a fixed point: a second run changes nothing', async () => {
+    const again = await rewritePython(fixture.output);
+    expect(again.output).toBeNull();
+    expect(again.sites).toEqual(fixture.sites.filter((site) => site.status === 'manual'));
+  });
+
+  it(allFixed ? 'the output lints clean' : 'a manual site is left as it was and still reported', async () => {
+    const { messages } = await lintPythonText(fixture.output);
+    const manual = fixture.sites.filter((site) => site.status === 'manual');
+    expect(messages.map((message) => [message.line, message.column])).toEqual(manual.map((site) => [site.line, site.column]));
+  });
+
+  it('input and output compile with python3', () => {
+    expect(pythonCompileError(fixture.input, fixture.inputPath)).toBeNull();
+    expect(pythonCompileError(fixture.output, fixture.inputPath)).toBeNull();
+  });
+});
+
+describe.each(loadCleanPython())('correct Python $name', ({ text }) => {
+  it('has nothing to report and nothing to rewrite', async () => {
+    expect((await lintPythonText(text)).messages).toEqual([]);
+    expect(await rewritePython(text)).toEqual({ output: null, sites: [] });
+    expect(pythonCompileError(text)).toBeNull();
+  });
+});
+
+describe('drain budget', () => {
+  const input = fixtures.find((fixture) => fixture.name === '02-aconnect-sse-break')!.input;
+
+  it('is written in seconds from --drain-timeout-ms', async () => {
+    const result = await rewritePython(input, { drainTimeoutMs: 250 });
+    expect(result.output).toContain('with anyio.move_on_after(0.25):');
+  });
+
+  it('0 drains without a budget and says so', async () => {
+    const result = await rewritePython(input, { drainTimeoutMs: 0 });
+    expect(result.output).not.toContain('move_on_after');
+    expect(result.sites).toEqual([{ line: 12, column: 23, status: 'fixed', reason: 'drained without a budget (--drain-timeout-ms 0)' }]);
+    expect(pythonCompileError(result.output!)).toBeNull();
+  });
+
+  it('refuses a negative budget', async () => {
+    await expect(rewritePython(input, { drainTimeoutMs: -1 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('a file that does not parse', () => {
+  it('is a fatal lint message and a parse error for fix', async () => {
+    const broken = 'async def f(response):\n    if response.done\n        await response.aclose()\n';
+    const { messages } = await lintPythonText(broken);
+    expect(messages).toEqual([{ ruleId: null, fatal: true, severity: 2, message: 'Parsing error: invalid syntax', line: 2, column: 5 }]);
+    expect(await rewritePython(broken)).toEqual({ output: null, sites: [], parseError: expect.stringMatching(/^invalid syntax at line \d+$/) });
+  });
+});
