@@ -3,7 +3,7 @@ import { analyzePython, type PythonReport } from '../../rules/python/analyze.js'
 import { isAsync, named } from '../../rules/python/build.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, type RewriteOptions, type RewriteResult, type SiteResult } from '../rewrite.js';
-import { asyncDrain, syncDrain, type AsyncLibrary } from './drain-text.js';
+import { socketDrain, trioDrain } from './drain-text.js';
 
 interface Edit {
   start: number;
@@ -90,11 +90,9 @@ function indentStep(text: string, statement: Node, indent: string): string {
   return indent.startsWith('\t') ? '\t' : '    ';
 }
 
-function asyncLibrary(modules: Set<string>): AsyncLibrary {
-  if (modules.has('anyio')) return 'anyio';
-  if (modules.has('trio')) return 'trio';
-  if (modules.has('asyncio')) return 'asyncio';
-  return 'anyio';
+/** trio code bounds the drain with trio's cancel scope; other code (asyncio, anyio, sync) by shutting the socket down. */
+function usesTrio(modules: Set<string>): boolean {
+  return modules.has('trio') && !modules.has('anyio') && !modules.has('asyncio');
 }
 
 function suppressed(lines: readonly string[], report: PythonReport): boolean {
@@ -220,14 +218,13 @@ function planSite(
   };
   let drain: string;
   const imports: string[] = [];
-  if (isAsync(loop)) {
-    const library = asyncLibrary(context.imports.modules);
-    drain = asyncDrain(library, text);
-    if (context.budget > 0) imports.push(library);
+  if (isAsync(loop) && usesTrio(context.imports.modules)) {
+    drain = trioDrain(text);
+    if (context.budget > 0) imports.push('trio');
   } else {
     const response = responseOf(site);
-    if (!response) return manual('sync code needs the response whose socket bounds the drain: none found in scope');
-    drain = syncDrain(response, freshName('drain_timer', context.taken), freshName('drain_socket', context.taken), text);
+    if (!response) return manual('the drain is bounded by shutting down the socket of the response, and no response is in reach here');
+    drain = socketDrain(response, freshName('drain_timer', context.taken), freshName('drain_socket', context.taken), text, isAsync(loop));
     if (context.budget > 0) imports.push('socket', 'threading');
   }
   edits.push({ start, end: start, text: drain });

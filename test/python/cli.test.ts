@@ -91,6 +91,6 @@ describe('drainguard fix on Python files', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('+++ b/transport.py');
     expect(run.stdout).toContain('+        async for sse in (sse_iterator := event_source.aiter_sse()):');
-    expect(run.stdout).toContain('+                with anyio.move_on_after(1.0):');
+    expect(run.stdout).toContain('+                    drain_timer = threading.Timer(1.0, drain_socket.shutdown, (socket.SHUT_RDWR,))');
   });
 });
