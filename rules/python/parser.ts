@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node, Tree };
 
@@ -12,6 +12,8 @@ let loading: Promise<Parser> | undefined;
  */
 export function pythonParser(): Promise<Parser> {
   loading ??= (async () => {
+    // Loaded on the first Python file that passes the pre-filter: a run over JavaScript alone never pays for it.
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const require = createRequire(import.meta.url);
     const language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
