@@ -20,6 +20,7 @@ describe('Python fixtures', () => {
       '08-sync-jsonrpc-reply-return',
       '09-manual-while-anext',
       '10-disabled-line',
+      '11-manual-one-line-branch',
     ]);
   });
 });
