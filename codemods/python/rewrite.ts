@@ -13,6 +13,8 @@ interface Edit {
 
 const DISABLE_NEXT_LINE = /^\s*#\s*drainguard-disable-next-line\b/;
 const DISABLE_LINE = /#\s*drainguard-disable-line\b/;
+/** HTTP clients whose responses have no httpx network stream to shut down. */
+const OTHER_CLIENTS = ['aiohttp', 'requests', 'urllib3'];
 const SIMPLE_REFERENCE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** Module-level imports: which top-level modules are imported, and where a new import line goes. */
@@ -222,6 +224,10 @@ function planSite(
     drain = trioDrain(text);
     if (context.budget > 0) imports.push('trio');
   } else {
+    const other = OTHER_CLIENTS.find((name) => context.imports.modules.has(name));
+    if (other && !context.imports.modules.has('httpx')) {
+      return manual(`the bounded drain is written for httpx responses (it shuts their socket down when the budget is spent); drain this ${other} response to EOF by hand`);
+    }
     const response = responseOf(site);
     if (!response) return manual('the drain is bounded by shutting down the socket of the response, and no response is in reach here');
     drain = socketDrain(response, freshName('drain_timer', context.taken), freshName('drain_socket', context.taken), text, isAsync(loop));

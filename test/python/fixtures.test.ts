@@ -21,6 +21,7 @@ describe('Python fixtures', () => {
       '09-manual-while-anext',
       '10-disabled-line',
       '11-manual-one-line-branch',
+      '12-manual-aiohttp',
     ]);
   });
 });
