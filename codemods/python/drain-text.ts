@@ -47,9 +47,9 @@ export function trioDrain(text: DrainText): string {
  * swallowing errors, while a timer thread shuts down the socket of the response's network stream
  * when the budget is spent, which ends the pending read. A blocked sync read is only interrupted
  * that way (closing the response from a timer does not wake it); in async code it ends the drain
- * without cancelling the caller's task (measured with Debian's anyio 3.6.2 on Python 3.11, a
- * cancel scope or `asyncio.timeout` around the drain leaves the task cancelled or lets the
- * cancellation escape). A response without a socket (another transport, HTTP/2) is not drained:
+ * without cancelling the caller's task (measured with Debian's anyio 3.6.2 on Python 3.11: an
+ * anyio cancel scope around the drain leaves the task with pending cancellation requests, and
+ * `asyncio.timeout` lets the cancellation escape as CancelledError). A response without a socket (another transport, HTTP/2) is not drained:
  * the lookup fails inside the `try` and the original close follows.
  */
 export function socketDrain(response: string, timer: string, socketName: string, text: DrainText, async_: boolean): string {
