@@ -5,7 +5,7 @@ import { StreamScope } from './streams.js';
 
 /** One enclosing construct, innermost last, while a function's graph is built. */
 type Frame =
-  | { kind: 'loop'; node: Node; isFor: boolean; breakTo: Block; continueTo: Block }
+  | { kind: 'loop'; node: Node; isFor: boolean; readsStream: boolean; breakTo: Block; continueTo: Block }
   | { kind: 'finally'; entry: Block; exits: Block[]; closes: string | null }
   | { kind: 'with'; owns: string | null; isAsync: boolean };
 
@@ -182,7 +182,10 @@ export class GraphBuilder {
       if (frame.kind === 'with' && frame.owns) closer = { stream: frame.owns, method: frame.isAsync ? 'async with' : 'with' };
       else if (frame.kind === 'finally' && frame.closes) closer = { stream: frame.closes, method: 'finally' };
       if (!closer) continue;
-      if (jump === 'return' && i > loopIndex && !this.frames.slice(i + 1).some((f) => f.kind === 'loop' && f.isFor)) continue;
+      // The loop left must be inside the owner; leaving a `with` closes the body only if the loop read it
+      // (a `finally` that closes a response is evidence enough that the loop in its `try` reads it).
+      const left = jump === 'break' ? [loop] : this.frames.slice(i + 1).filter((f): f is Extract<Frame, { kind: 'loop' }> => f.kind === 'loop' && f.isFor);
+      if (left.length === 0 || (frame.kind === 'with' && !left.some((f) => f.readsStream))) continue;
       const site: CloseSite = { kind: 'implicit', node, statement: node, ...closer, exempt: this.isExempt(node) };
       current.events.push({ kind: 'close', site });
       return;
@@ -244,7 +247,7 @@ export class GraphBuilder {
     const head = this.graph.block();
     const after = this.graph.block();
     this.graph.edge(current, head);
-    this.frames.push({ kind: 'loop', node, isFor: true, breakTo: after, continueTo: head });
+    this.frames.push({ kind: 'loop', node, isFor: true, readsStream: iterable !== null && this.streams.isStream(iterable), breakTo: after, continueTo: head });
     const bodyStart = this.graph.block();
     this.graph.edge(head, bodyStart);
     const end = this.statements(named(node.childForFieldName('body')), bodyStart);
@@ -269,7 +272,7 @@ export class GraphBuilder {
     const infinite = test?.type === 'true' || (test?.type === 'integer' && test.text !== '0');
     const yes = this.branch(meaning?.terminal ?? null, test);
     this.graph.edge(head, yes);
-    this.loopBody(node, yes, head, after);
+    this.whileBody(node, yes, head, after);
     if (!infinite) {
       const no = this.branch(meaning?.negTerminal ?? null, test);
       this.graph.edge(head, no);
@@ -279,8 +282,8 @@ export class GraphBuilder {
     return after;
   }
 
-  private loopBody(node: Node, start: Block, head: Block, after: Block): void {
-    this.frames.push({ kind: 'loop', node, isFor: false, breakTo: after, continueTo: head });
+  private whileBody(node: Node, start: Block, head: Block, after: Block): void {
+    this.frames.push({ kind: 'loop', node, isFor: false, readsStream: false, breakTo: after, continueTo: head });
     const end = this.statements(named(node.childForFieldName('body')), start);
     this.frames.pop();
     this.graph.edge(end, head);

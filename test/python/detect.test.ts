@@ -210,6 +210,17 @@ describe('Python: what is not reported', () => {
       ),
     ],
     [
+      'a break out of a loop over something else inside the stream\'s with block',
+      lines(
+        'def f(client, url, jobs):',
+        '    with client.stream("GET", url) as response:',
+        '        for job in jobs:',
+        '            if job.done:',
+        '                break',
+        '        return response.read()',
+      ),
+    ],
+    [
       'closes of things that are not responses (a file, a timer)',
       lines(
         'def f(path, timer):',
