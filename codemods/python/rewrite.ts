@@ -142,10 +142,18 @@ export async function rewritePython(source: string, options: RewriteOptions = {}
   }
 }
 
+/** New imports go on their own lines after the last leading import (after a comment that ends its line, too). */
 function importEdit(source: string, insertAt: number, names: readonly string[], newline: string): Edit {
   const text = names.map((name) => `import ${name}`).join(newline);
-  if (insertAt === 0) return { start: 0, end: 0, text: `${text}${newline}` };
-  return { start: insertAt, end: insertAt, text: `${newline}${text}` };
+  if (insertAt === 0) {
+    // Below a leading comment block (a shebang, an encoding declaration, a licence header), then a blank line.
+    const header = /^(?:#[^\n]*\n)*/.exec(source)![0].length;
+    return { start: header, end: header, text: `${text}${newline}${newline}` };
+  }
+  let lineEnd = source.indexOf('\n', insertAt);
+  if (lineEnd === -1) lineEnd = source.length;
+  else if (source[lineEnd - 1] === '\r') lineEnd--;
+  return { start: lineEnd, end: lineEnd, text: `${newline}${text}` };
 }
 
 function applyEdits(source: string, edits: readonly Edit[]): string {

@@ -86,6 +86,26 @@ describe('drain budget', () => {
   });
 });
 
+describe('imports the drain needs', () => {
+  it('go on lines of their own after the last leading import, after its end-of-line comment', async () => {
+    const input = 'import json  # the events are JSON\n\n\ndef call(client, url):\n    with client.stream("GET", url) as response:\n        for line in response.iter_lines():\n            if json.loads(line).get("result"):\n                return line\n';
+    const { output } = await rewritePython(input);
+    expect(output!.startsWith('import json  # the events are JSON\nimport socket\nimport threading\n\n\ndef call(client, url):\n')).toBe(true);
+    expect(pythonCompileError(output!)).toBeNull();
+  });
+
+  it('come first in a file without imports (below a shebang or encoding line), and are not repeated when already there', async () => {
+    const input = 'def call(client, url):\n    with client.stream("GET", url) as response:\n        for line in response.iter_lines():\n            if line == "[DONE]":\n                return\n';
+    const { output } = await rewritePython(input);
+    expect(output!.startsWith('import socket\nimport threading\n\ndef call(client, url):\n')).toBe(true);
+    const withShebang = await rewritePython(`#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n${input}`);
+    expect(withShebang.output!.startsWith('#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\nimport socket\nimport threading\n\ndef call(')).toBe(true);
+    const withImports = `import socket\nimport threading\n\n${input}`;
+    const again = await rewritePython(withImports);
+    expect(again.output!.match(/^import (socket|threading)$/gm)).toEqual(['import socket', 'import threading']);
+  });
+});
+
 describe('a file that does not parse', () => {
   it('is a fatal lint message and a parse error for fix', async () => {
     const broken = 'async def f(response):\n    if response.done\n        await response.aclose()\n';
