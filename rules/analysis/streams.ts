@@ -245,7 +245,10 @@ export class StreamResolver {
     if (asksForStream(node)) return true;
     if (callee?.type === 'MemberExpression') {
       const object = unwrap(callee.object);
-      return object?.type === 'Identifier' && object.name === 'undici' && UNDICI_CALLS.has(name);
+      if (object?.type !== 'Identifier') return false;
+      // `http.get(…)` returns the request, which owns the response's socket: destroying it closes the response.
+      if ((object.name === 'http' || object.name === 'https') && NODE_HTTP_CALLS.has(name)) return true;
+      return object.name === 'undici' && UNDICI_CALLS.has(name);
     }
     if (callee?.type === 'Identifier' && UNDICI_CALLS.has(name)) {
       const variable = this.resolve(callee);

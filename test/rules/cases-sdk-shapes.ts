@@ -316,6 +316,26 @@ export const sdkShapeInvalid: InvalidCase[] = [
     errors: [at('explicitClose', 8, 11, 24, { stream: 'res', method: 'destroy', event: "record.status === 'completed'" })],
   },
   {
+    name: "Node callbacks: the request of http.get destroyed in the response's 'data' handler closes that response",
+    js: true,
+    code: src(`
+      import https from 'node:https';
+      export function firstEvent(url) {
+        return new Promise((resolve) => {
+          const req = https.get(url, (res) => {
+            res.on('data', (chunk) => {
+              if (chunk.toString().includes('event: done')) {
+                req.destroy();
+                resolve();
+              }
+            });
+          });
+        });
+      }
+    `),
+    errors: [at('explicitClose', 7, 11, 24, { stream: 'req', method: 'destroy', event: "chunk.toString().includes('event: done')" })],
+  },
+  {
     name: "Node callbacks: axios with responseType 'stream' (res.data is the body)",
     code: src(`
       import axios from 'axios';
@@ -566,6 +586,21 @@ export const sdkShapeValid: ValidCase[] = [
         res.on('data', (chunk) => { last = JSON.parse(chunk); });
         res.on('end', () => { if (last.status === 'completed') res.destroy(); });
       });
+    `),
+  },
+  {
+    name: "Node callbacks: the request destroyed on its 'timeout' event is exempt",
+    js: true,
+    code: src(`
+      import http from 'node:http';
+      export function poll(url) {
+        const req = http.get(url, (res) => {
+          res.on('data', (chunk) => {
+            if (chunk.toString().includes('[DONE]')) req.setTimeout(1000);
+          });
+        });
+        req.on('timeout', () => req.destroy());
+      }
     `),
   },
   {
