@@ -158,7 +158,8 @@ const rule: Rule.RuleModule = {
         family,
         closedBefore: () => {
           const left = family();
-          return left !== null && precedingCloses(node, closeMethods).some((receiver) => streams.closeFamily(receiver) === left);
+          const receiver = left === null ? null : closeRightBefore(node, closeMethods);
+          return receiver !== null && streams.closeFamily(receiver) === left;
         },
         receiver: iterable as Node,
         messageId: 'implicitClose',
@@ -340,19 +341,15 @@ export function jumpAfterClose(close: Node): Node | null {
   return innermostLeftAsyncLoop(next, next.type === 'ReturnStatement' ? null : jumpTarget(next)) ? next : null;
 }
 
-/** Receivers of close calls written as statements before `node` in its block (`body.destroy(); return;`). */
-function precedingCloses(node: Node, closeMethods: ReadonlySet<string>): Node[] {
+/** The receiver of the close call written as the statement right before `node` (`body.destroy(); return;`), if any. */
+function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node | null {
   const parent = node.parent;
-  const statements = parent?.type === 'BlockStatement' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : [];
-  const receivers: Node[] = [];
-  for (const statement of statements) {
-    if (statement === node) break;
-    if (statement.type !== 'ExpressionStatement') continue;
-    const call = unwrap(statement.expression);
-    const callee = call?.type === 'CallExpression' ? unwrap(call.callee) : null;
-    if (callee?.type === 'MemberExpression' && closeMethods.has(propertyName(callee) ?? '')) receivers.push(callee.object);
-  }
-  return receivers;
+  const statements: readonly Node[] = parent?.type === 'BlockStatement' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : [];
+  const previous = statements[statements.indexOf(node) - 1];
+  if (previous?.type !== 'ExpressionStatement') return null;
+  const call = unwrap(previous.expression);
+  const callee = call?.type === 'CallExpression' ? unwrap(call.callee) : null;
+  return callee?.type === 'MemberExpression' && closeMethods.has(propertyName(callee) ?? '') ? callee.object : null;
 }
 
 /** The test and polarity of the branch that `node` starts, if it starts one. */
