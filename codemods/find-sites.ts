@@ -2,7 +2,17 @@ import { Linter, type Rule, type SourceCode } from 'eslint';
 import rule from '../rules/no-early-stream-close.js';
 import type { Node } from '../rules/analysis/ast.js';
 import { basename } from 'node:path';
-import { languageOptionsFor, mayBeScript } from './language.js';
+import { isTypeScriptPath, languageOptionsFor, mayBeScript } from './language.js';
+import type { RuleOptions } from '../rules/no-early-stream-close.js';
+
+export interface FindSitesOptions {
+  /** The rule's options (`terminalPatterns`, `closeMethods`), as `lint` and an ESLint config take them. */
+  ruleOptions?: Partial<RuleOptions>;
+  /** As `lint --types`: type information from the project service for TypeScript files (the rule's `useTypes`). */
+  types?: boolean;
+  /** `tsconfigRootDir` for `types` (default: the working directory). */
+  cwd?: string;
+}
 
 export interface FoundSite {
   node: Node;
@@ -18,15 +28,15 @@ export interface FoundSites {
 }
 
 /** Runs the rule itself over the text (the single detection) and keeps the AST node of every report. */
-export function findSites(text: string, filePath: string): FoundSites {
-  const asModule = findSitesAs(text, filePath, false);
+export function findSites(text: string, filePath: string, options: FindSitesOptions = {}): FoundSites {
+  const asModule = findSitesAs(text, filePath, false, options);
   if (!asModule.parseError || !mayBeScript(filePath)) return asModule;
   // As `drainguard lint` does: old code in a .js file may be a sloppy-mode script (`with`, octal literals).
-  const asScript = findSitesAs(text, filePath, true);
+  const asScript = findSitesAs(text, filePath, true, options);
   return asScript.parseError ? asModule : asScript;
 }
 
-function findSitesAs(text: string, filePath: string, scriptMode: boolean): FoundSites {
+function findSitesAs(text: string, filePath: string, scriptMode: boolean, options: FindSitesOptions): FoundSites {
   const captured: FoundSite[] = [];
   const capturingRule: Rule.RuleModule = {
     meta: rule.meta,
@@ -43,19 +53,26 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean): Found
       return rule.create(proxy);
     },
   };
-  const linter = new Linter({ configType: 'flat' });
+  const types = Boolean(options.types) && isTypeScriptPath(filePath);
+  const ruleOptions = { ...options.ruleOptions, ...(types ? { useTypes: true } : {}) };
+  const languageOptions = languageOptionsFor(filePath, { scriptMode });
+  if (types) {
+    languageOptions.parserOptions = { ...languageOptions.parserOptions, projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
+  }
+  const linter = new Linter({ configType: 'flat', cwd: types ? '/' : undefined });
   const messages = linter.verify(
     text,
     [
       {
         files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
-        languageOptions: languageOptionsFor(filePath, { scriptMode }),
+        languageOptions,
         plugins: { drainguard: { rules: { 'no-early-stream-close': capturingRule } } },
-        rules: { 'drainguard/no-early-stream-close': 'error' },
+        rules: { 'drainguard/no-early-stream-close': Object.keys(ruleOptions).length > 0 ? ['error', ruleOptions] : 'error' },
       },
     ],
     // Flat config matches files relative to the cwd; the parser only needs the extension.
-    { filename: basename(filePath) },
+    // With type information the parser needs the real path (the project service finds its tsconfig from it).
+    { filename: types ? filePath : basename(filePath) },
   );
   const fatal = messages.find((message) => message.fatal);
   // A site silenced with an eslint-disable comment is reported by neither `lint` nor here, so `fix` leaves it alone.

@@ -1,13 +1,15 @@
+import type { SourceCode } from 'eslint';
 import type { Node } from '../rules/analysis/ast.js';
-import { findSites } from './find-sites.js';
+import { findSites, type FindSitesOptions } from './find-sites.js';
+import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
 import { isTypeScriptPath } from './language.js';
-import { applyEdits, detectLayout, freshName, indentAt, indentBlock, lines, type Edit, type Layout } from './layout.js';
-import { planSites, type FlagPlan, type LocalDrainPlan, type Plan } from './plan.js';
+import { applyEdits, detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
+import { enclosingFunction, isStatementListItem, planSites, type LoopPlan, type Plan, type ReaderPlan } from './plan.js';
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 1000;
 
-export interface RewriteOptions {
-  /** Budget for the drain: after this many ms the original close runs. 0 = drain without a budget. */
+export interface RewriteOptions extends FindSitesOptions {
+  /** Budget for the drain: after this many ms the drain is ended (the original close or the request's abort). 0 = no budget (reported as unbounded). */
   drainTimeoutMs?: number;
 }
 
@@ -26,167 +28,175 @@ export interface RewriteResult {
 }
 
 const BOM = '\uFEFF';
+export const UNBOUNDED_REASON = 'unbounded: --drain-timeout-ms 0 drains without a budget, so a server that keeps the body open keeps the drain (in the background) open too';
 
-/** Rewrites every site the rule reports in `source` (SPEC §2). Never a half rewrite: a site is fixed whole or left as it was. */
+/** Rewrites every site the rule reports in `source` into a bounded drain. Never a half rewrite: a site is fixed whole or left as it was. */
 export function rewrite(source: string, filePath: string, options: RewriteOptions = {}): RewriteResult {
   const budget = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${budget}`);
   const hasBom = source.startsWith(BOM);
   const text = hasBom ? source.slice(1) : source;
-  const { sites, sourceCode, parseError } = findSites(text, filePath);
+  const { sites, sourceCode, parseError } = findSites(text, filePath, options);
   if (parseError) return { output: null, sites: [], parseError };
   if (sites.length === 0) return { output: null, sites: [] };
 
   const plans = planSites(sites, sourceCode);
+  const edits = new EditBuilder(text, sourceCode, filePath, budget);
   const results: SiteResult[] = [];
-  const edits: Edit[] = [];
-  const taken = new Set<string>();
-  const usesSemicolons = /;\s*$/.test(sourceCode.getText(sites[0]!.node as never).trim()) || /;\s*(\r?\n|$)/.test(text);
-  const layout = detectLayout(text, isTypeScriptPath(filePath), usesSemicolons);
-
+  const fixed = (site: { line: number; column: number }): SiteResult => ({
+    line: site.line,
+    column: site.column,
+    status: 'fixed',
+    ...(budget === 0 ? { reason: UNBOUNDED_REASON } : {}),
+  });
   for (const plan of plans) {
     if (plan.kind === 'manual') {
       results.push({ line: plan.site.line, column: plan.site.column, status: 'manual', reason: plan.reason });
-    } else if (plan.kind === 'local-drain') {
-      edits.push(localDrainEdit(plan, text, layout, budget, taken));
-      results.push({ line: plan.site.line, column: plan.site.column, status: 'fixed', ...unbounded(budget, plan.budget) });
+    } else if (plan.kind === 'reader') {
+      edits.reader(plan);
+      results.push(fixed(plan.site));
     } else {
-      edits.push(flagEdit(plan, text, layout, budget, taken));
-      for (const change of plan.changes) {
-        results.push({ line: change.site.line, column: change.site.column, status: 'fixed', ...unbounded(budget, plan.budget) });
-      }
+      edits.loop(plan);
+      for (const change of plan.changes) results.push(fixed(change.site));
     }
   }
   results.sort((a, b) => a.line - b.line || a.column - b.column);
-  if (edits.length === 0) return { output: null, sites: results };
-  const output = applyEdits(text, edits);
+  const output = edits.apply();
+  if (output === null) return { output: null, sites: results };
   return { output: (hasBom ? BOM : '') + output, sites: results };
-}
-
-/** A statement in a block or case list, where several statements may replace it without braces. */
-function isStatementListItem(statement: Node): boolean {
-  const parent = statement.parent?.type;
-  return parent === 'BlockStatement' || parent === 'SwitchCase' || parent === 'Program' || parent === 'StaticBlock';
-}
-
-/** Removes a statement; when it stands alone on its line(s), the whole line goes. */
-function removeStatementEdit(text: string, statement: Node): Edit {
-  const [start, end] = range(statement);
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const eol = /^[ \t]*(\r?\n)/.exec(text.slice(end));
-  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && eol) return { start: lineStart, end: end + eol[0].length, text: '' };
-  return { start, end, text: '' };
-}
-
-/** SPEC §2: where nothing in scope can end the drain early, the drain is unbounded and the report says so. */
-function unbounded(budget: number, action: unknown): { reason?: string } {
-  return budget > 0 && !action ? { reason: 'drained without a budget: no AbortController of this request is in scope to end the drain early' } : {};
 }
 
 function range(node: Node): [number, number] {
   return node.range as [number, number];
 }
 
-function timerCall(layout: Layout, closeText: string, returnsPromise: boolean, budget: number): string {
-  const close = returnsPromise ? `void ${closeText}.catch(() => {})` : closeText;
-  return `setTimeout(() => {${layout.eol}__INDENT__${layout.unit}${close}${layout.semi}${layout.eol}__INDENT__}, ${budget})`;
-}
+/** Collects the edits of every plan of a file, the helper names they share, and the helpers to append. */
+class EditBuilder {
+  private readonly edits: Edit[] = [];
+  private readonly layout: Layout;
+  private readonly helperNames = new Map<HelperKind, string>();
+  private readonly namesByFunction = new Map<Node | null, Set<string>>();
 
-function withIndent(text: string, indent: string): string {
-  return text.replaceAll('__INDENT__', indent);
-}
-
-function localDrainEdit(plan: LocalDrainPlan, text: string, layout: Layout, budget: number, taken: Set<string>): Edit {
-  const [start, end] = range(plan.statement);
-  const indent = indentAt(text, start);
-  const u = layout.unit;
-  const s = layout.semi;
-  const drainLoop = [
-    `while (!(await ${plan.reader}.${plan.readMethod}()).done) {`,
-    `${u}// drainguard: read to EOF so the connection goes back to the pool`,
-    `}`,
-  ];
-  const inBlock = isStatementListItem(plan.statement);
-  const at = inBlock ? indent : indent + u;
-  let body = drainLoop;
-  if (budget > 0 && plan.budget) {
-    const timer = freshName(text, 'drainTimer', taken);
-    body = [
-      `const ${timer} = ${withIndent(timerCall(layout, plan.budget.text, plan.budget.returnsPromise, budget), at)}${s}`,
-      `try {`,
-      ...drainLoop.map((line) => `${u}${line}`),
-      `} catch {`,
-      `${u}// the budget ran out and the original close ended the drain`,
-      `} finally {`,
-      `${u}clearTimeout(${timer})${s}`,
-      `}`,
-    ];
+  constructor(
+    private readonly text: string,
+    private readonly sourceCode: SourceCode,
+    filePath: string,
+    private readonly budget: number,
+  ) {
+    const usesSemicolons = /;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text);
+    this.layout = detectLayout(text, isTypeScriptPath(filePath), usesSemicolons);
   }
-  const block = inBlock || body.length === drainLoop.length ? body : ['{', ...body.map((line) => `${u}${line}`), '}'];
-  return { start, end, text: lines(layout, indent, block) };
-}
 
-function flagEdit(plan: FlagPlan, text: string, layout: Layout, budget: number, taken: Set<string>): Edit {
-  const u = layout.unit;
-  const s = layout.semi;
-  const ts = layout.typescript;
-  const loop = plan.loop;
-  const outer = loop.parent?.type === 'LabeledStatement' ? (loop.parent as Node) : (loop as Node);
-  const [outerStart, outerEnd] = range(outer);
-  const indent = indentAt(text, outerStart);
-  const flag = freshName(text, 'sawTerminalEvent', taken);
-  const returns = plan.changes.some((change) => change.kind === 'return');
-  const result = returns ? freshName(text, 'terminalResult', taken) : null;
-  const bounded = budget > 0 && plan.budget !== null;
-  const timer = bounded ? freshName(text, 'drainTimer', taken) : null;
-
-  const inner: Edit[] = [];
-  const body = loop.body as Node;
-  const bodyOpen = range(body)[0] + 1;
-  const bodyIndent = `${indentAt(text, range(loop)[0])}${u}`;
-  inner.push({ start: bodyOpen, end: bodyOpen, text: `${layout.eol}${bodyIndent}if (${flag}) continue${s}` });
-
-  const jumpParents = new Set(plan.changes.filter((change) => change.kind !== 'close').map((change) => change.statement.parent));
-  for (const change of plan.changes) {
-    if (change.kind === 'close' && jumpParents.has(change.statement.parent)) {
-      inner.push(removeStatementEdit(text, change.statement));
-      continue;
+  /** `await reader.cancel();` -> `void drainReader(reader, 1000);` (or awaited where the reader is read again). */
+  reader(plan: ReaderPlan): void {
+    const { layout, text } = this;
+    const s = layout.semi;
+    const [start, end] = range(plan.statement);
+    const indent = indentAt(text, start);
+    const call = `${plan.detached ? 'void' : 'await'} ${this.helper('reader')}(${plan.reader}, ${this.budget})`;
+    const drain = plan.optional ? `if (${plan.reader}) ${call}${s}` : `${call}${s}`;
+    // `if (a) if (b) x; else y` would change meaning: a guarded drain in a brace-less position gets braces.
+    const replacement = plan.optional && !isStatementListItem(plan.statement) ? lines(layout, indent, ['{', `${layout.unit}${drain}`, '}']) : drain;
+    this.edits.push({ start, end, text: replacement });
+    if (plan.finallyOf) {
+      // Only the success path drains: a failure closes at once, as before, and is rethrown.
+      const block = plan.finallyOf.block as Node;
+      const tryIndent = indentAt(text, range(plan.finallyOf)[0]);
+      const errorName = this.freshLocal(plan.finallyOf as Node, 'error');
+      const at = range(block)[1];
+      const catchText = lines(layout, tryIndent, [
+        ` catch (${errorName}) {`,
+        `${layout.unit}${plan.closeText}`,
+        `${layout.unit}throw ${errorName}${s}`,
+        '}',
+      ]);
+      this.edits.push({ start: at, end: at, text: catchText });
     }
-    const [start, end] = range(change.statement);
-    const at = indentAt(text, start);
-    const needsBlock = !isStatementListItem(change.statement);
-    const statementIndent = needsBlock ? at + u : at;
-    const statements = [
-      change.kind === 'return' ? `${result} = { value: ${change.returned ?? 'undefined'} }${s}` : null,
-      `${flag} = true${s}`,
-      timer && plan.budget ? `${timer} ??= ${withIndent(timerCall(layout, plan.budget.text, plan.budget.returnsPromise, budget), statementIndent)}${s}` : null,
-      change.kind === 'close' ? null : `continue${s}`,
-    ].filter((line): line is string => line !== null);
-    const replacement = needsBlock
-      ? lines(layout, at, ['{', ...statements.map((line) => `${u}${line}`), '}'])
-      : lines(layout, at, statements);
-    inner.push({ start, end, text: replacement });
   }
 
-  let loopText = applyEdits(text.slice(outerStart, outerEnd), inner, outerStart);
-  const before = [
-    `let ${flag} = false${s}`,
-    result ? `let ${result}${ts ? ': { value: any } | undefined' : ''}${s}` : null,
-    timer ? `let ${timer}${ts ? ': ReturnType<typeof setTimeout> | undefined' : ''}${s}` : null,
-  ];
-  if (timer) {
-    loopText = [
-      `try {`,
-      `${u}${indentBlock(loopText, layout)}`,
-      `} catch (error) {`,
-      `${u}if (!${flag}) throw error${s}`,
-      `} finally {`,
-      `${u}clearTimeout(${timer})${s}`,
-      `}`,
-    ].join(`${layout.eol}${indent}`);
+  /** `for await (const x of source)` -> `const drainable = drainable(source, …); for await (const x of drainable)`, hand-off at the completion branch. */
+  loop(plan: LoopPlan): void {
+    const { layout, text } = this;
+    const s = layout.semi;
+    const loop = plan.loop;
+    const holder = loop.parent?.type === 'LabeledStatement' ? (loop.parent as Node) : (loop as Node);
+    const holderStart = range(holder)[0];
+    const indent = indentAt(text, holderStart);
+    const name = this.freshLocal(loop as Node, 'events');
+    const helper = this.helper('loop');
+    const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
+    const declaration = `const ${name} = ${helper}(${this.sourceCode.getText(loop.right as never)}, ${this.budget}${stop})${s}`;
+    this.edits.push({ start: holderStart, end: holderStart, text: `${declaration}${layout.eol}${indent}` });
+    const [rightStart, rightEnd] = range(loop.right as Node);
+    this.edits.push({ start: rightStart, end: rightEnd, text: name });
+
+    const handOff = `${name}.${HAND_OFF_METHOD}()${s}`;
+    const replacedCloses = new Set(plan.changes.filter((change) => change.kind === 'close').map((change) => change.statement));
+    for (const change of plan.changes) {
+      const [start, end] = range(change.statement);
+      if (change.kind === 'close') {
+        this.edits.push({ start, end, text: handOff });
+        continue;
+      }
+      // A jump right after a replaced close already follows the hand-off.
+      if (replacedCloses.has(previousStatement(change.statement) as Node)) continue;
+      const at = indentAt(text, start);
+      if (isStatementListItem(change.statement)) {
+        this.edits.push({ start, end: start, text: `${handOff}${layout.eol}${at}` });
+      } else {
+        const statement = this.sourceCode.getText(change.statement as never);
+        this.edits.push({ start, end, text: lines(layout, at, ['{', `${layout.unit}${handOff}`, `${layout.unit}${statement}`, '}']) });
+      }
+    }
   }
-  const after = result ? [`if (${result}) return ${result}.value${s}`] : [];
-  return { start: outerStart, end: outerEnd, text: lines(layout, indent, [...before, loopText, ...after]) };
+
+  apply(): string | null {
+    if (this.edits.length === 0) return null;
+    let output = applyEdits(this.text, this.edits);
+    const appended = [...this.helperNames]
+      .filter(([, name]) => !declaresHelper(this.text, name))
+      .map(([kind, name]) => helperText(kind, name, this.layout));
+    if (appended.length > 0) {
+      const eol = this.layout.eol;
+      const trailing = /(\r?\n)*$/.exec(output)![0];
+      output = `${output.slice(0, output.length - trailing.length)}${eol}${eol}${appended.join(`${eol}${eol}`)}${eol}`;
+    }
+    return output;
+  }
+
+  /** One helper per kind for the whole file: an existing drainguard helper of that name is reused, else a name free in the file. */
+  private helper(kind: HelperKind): string {
+    let name = this.helperNames.get(kind);
+    if (name) return name;
+    const base = HELPER_BASE_NAMES[kind];
+    name = base;
+    for (let suffix = 2; !declaresHelper(this.text, name) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
+    this.helperNames.set(kind, name);
+    return name;
+  }
+
+  /** A name not used in the function that holds `node` (nor by another rewrite there): names are chosen per function, not numbered across the file. */
+  private freshLocal(node: Node, base: string): string {
+    const fn = enclosingFunction(node);
+    const scopeText = fn ? this.sourceCode.getText(fn as never) : this.text;
+    let taken = this.namesByFunction.get(fn);
+    if (!taken) this.namesByFunction.set(fn, (taken = new Set()));
+    const moduleNames = [...this.helperNames.values()];
+    for (let suffix = 1; ; suffix++) {
+      const name = suffix === 1 ? base : `${base}${suffix}`;
+      if (taken.has(name) || moduleNames.includes(name) || new RegExp(`\\b${name}\\b`).test(scopeText)) continue;
+      taken.add(name);
+      return name;
+    }
+  }
+}
+
+function previousStatement(statement: Node): Node | null {
+  const parent = statement.parent;
+  const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
+  if (!list) return null;
+  const index = (list as Node[]).indexOf(statement);
+  return index > 0 ? (list[index - 1] as Node) : null;
 }
 
 export type { Plan };

@@ -15,6 +15,12 @@ export interface RuleOptions {
   useTypes: boolean;
 }
 
+/**
+ * `x.drainInBackground()`: drainguard's rewrite handed the rest of `x` to a bounded background drain (the `for await`
+ * may be left after it without closing the body), which counts as EOF of `x`'s response.
+ */
+export const DRAIN_HAND_OFF_METHOD = 'drainInBackground';
+
 export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
 interface Site {
@@ -257,6 +263,19 @@ const rule: Rule.RuleModule = {
       PropertyDefinition: noteClassMember,
       TSParameterProperty: noteClassMember,
       'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
+      [`CallExpression[callee.property.name="${DRAIN_HAND_OFF_METHOD}"]`](node: TSESTree.CallExpression) {
+        const receiver = (unwrap(node.callee) as TSESTree.MemberExpression).object as Node;
+        top()?.record({
+          kind: 'effect',
+          effect: {
+            kind: 'deferred',
+            resolve: () => {
+              const family = streams.familyOf(receiver);
+              return family ? { kind: 'kill', family } : { kind: 'none' };
+            },
+          },
+        });
+      },
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
