@@ -49,7 +49,7 @@ const LOOP_TS = `/**
  * ends that read. Leaving the loop any other way closes source at once, as before. Errors after the terminal event are
  * swallowed. See drainguard's docs/rules/no-early-stream-close.md.
  */
-function NAME<T>(source: AsyncIterable<T>, budgetMs: number, onBudget?: { abort(): void } | (() => unknown)) {
+function NAME<S extends AsyncIterable<T>, T>(source: S & AsyncIterable<T>, budgetMs: number, onBudget?: { abort(): void } | (() => unknown)) {
   const stream = source as AsyncIterable<T> & {
     getReader?(): { read(): Promise<IteratorResult<T>>; cancel(): Promise<void> };
     destroy?(): void;
@@ -67,7 +67,7 @@ function NAME<T>(source: AsyncIterable<T>, budgetMs: number, onBudget?: { abort(
     return iterator.return?.();
   };
   let handedOff = false;
-  return {
+  const wrapper = {
     [Symbol.asyncIterator]() {
       return this;
     },
@@ -95,6 +95,8 @@ function NAME<T>(source: AsyncIterable<T>, budgetMs: number, onBudget?: { abort(
       })();
     },
   };
+  // Typed as the source, so that the loop sees the same items as before (used only by the loop and the hand-off).
+  return wrapper as unknown as S & { drainInBackground(): void };
 }`;
 
 const LOOP_JS = `/**

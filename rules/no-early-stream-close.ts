@@ -16,8 +16,8 @@ export interface RuleOptions {
 }
 
 /**
- * `x.drainInBackground()`: drainguard's rewrite handed the rest of `x` to a bounded background drain (the `for await`
- * may be left after it without closing the body), which counts as EOF of `x`'s response.
+ * `x.drainInBackground()` in a `for await (… of x)`: drainguard's rewrite hands the rest of `x` to a bounded background
+ * drain there, so leaving that loop no longer closes the body (other closes of the response are still closes).
  */
 export const DRAIN_HAND_OFF_METHOD = 'drainInBackground';
 
@@ -158,6 +158,7 @@ const rule: Rule.RuleModule = {
       const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
       const iterable = iteratedExpression(loop);
+      if (handsOffToDrain(loop, iterable as Node, sourceCode.text)) return;
       recordSite({
         node,
         family: memo(() => streams.asyncLoopFamily(loop)),
@@ -263,19 +264,6 @@ const rule: Rule.RuleModule = {
       PropertyDefinition: noteClassMember,
       TSParameterProperty: noteClassMember,
       'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
-      [`CallExpression[callee.property.name="${DRAIN_HAND_OFF_METHOD}"]`](node: TSESTree.CallExpression) {
-        const receiver = (unwrap(node.callee) as TSESTree.MemberExpression).object as Node;
-        top()?.record({
-          kind: 'effect',
-          effect: {
-            kind: 'deferred',
-            resolve: () => {
-              const family = streams.familyOf(receiver);
-              return family ? { kind: 'kill', family } : { kind: 'none' };
-            },
-          },
-        });
-      },
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
@@ -398,6 +386,12 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
     if (!isReturn && current === target) return null;
   }
   return null;
+}
+
+function handsOffToDrain(loop: Node, iterable: Node, text: string): boolean {
+  if (loop.type !== 'ForOfStatement' || iterable.type !== 'Identifier') return false;
+  const [start, end] = loop.body.range;
+  return text.slice(start, end).includes(`${iterable.name}.${DRAIN_HAND_OFF_METHOD}(`);
 }
 
 function isAsyncLoop(node: Node): boolean {
