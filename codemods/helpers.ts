@@ -1,5 +1,5 @@
 import type { Layout } from './layout.js';
-import { DRAIN_HAND_OFF_METHOD } from '../rules/no-early-stream-close.js';
+import { DRAIN_HAND_OFF_METHOD } from '../rules/analysis/hand-off.js';
 
 /**
  * The two small functions a rewritten file gets (once each, at its end, shared by all its sites). Written here with

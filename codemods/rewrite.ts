@@ -1,16 +1,16 @@
-import type { SourceCode } from 'eslint';
-import type { Node } from '../rules/analysis/ast.js';
+import { EditBuilder, DEFAULT_DRAIN_TIMEOUT_MS } from './edits.js';
 import { findSites, type FindSitesOptions } from './find-sites.js';
-import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
 import { isTypeScriptPath } from './language.js';
-import { applyEdits, detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
-import { enclosingFunction, isStatementListItem, planSites, type LoopPlan, type Plan, type ReaderPlan } from './plan.js';
+import { applyEdits } from './layout.js';
+import { planSites, type Plan } from './plan.js';
 
-export const DEFAULT_DRAIN_TIMEOUT_MS = 1000;
+export { DEFAULT_DRAIN_TIMEOUT_MS };
 
 export interface RewriteOptions extends FindSitesOptions {
   /** Budget for the drain: after this many ms the drain is ended (the original close or the request's abort). 0 = no budget (reported as unbounded). */
   drainTimeoutMs?: number;
+  /** Rewrite only the site at this position (and the sites that share its rewrite: one `for await`), as the rule's suggestion for it does. */
+  only?: { line: number; column: number };
 }
 
 export interface SiteResult {
@@ -40,8 +40,12 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
   if (parseError) return { output: null, sites: [], parseError };
   if (sites.length === 0) return { output: null, sites: [] };
 
-  const plans = planSites(sites, sourceCode);
-  const edits = new EditBuilder(text, sourceCode, filePath, budget);
+  const only = options.only;
+  const at = (site: { line: number; column: number }): boolean => !only || (site.line === only.line && site.column === only.column);
+  const plans = planSites(sites, sourceCode).filter((plan) =>
+    plan.kind === 'loop' ? plan.changes.some((change) => at(change.site)) : at(plan.site),
+  );
+  const edits = new EditBuilder(text, sourceCode, isTypeScriptPath(filePath), budget);
   const results: SiteResult[] = [];
   const fixed = (site: { line: number; column: number }): SiteResult => ({
     line: site.line,
@@ -61,142 +65,9 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
     }
   }
   results.sort((a, b) => a.line - b.line || a.column - b.column);
-  const output = edits.apply();
-  if (output === null) return { output: null, sites: results };
-  return { output: (hasBom ? BOM : '') + output, sites: results };
-}
-
-function range(node: Node): [number, number] {
-  return node.range as [number, number];
-}
-
-/** Collects the edits of every plan of a file, the helper names they share, and the helpers to append. */
-class EditBuilder {
-  private readonly edits: Edit[] = [];
-  private readonly layout: Layout;
-  private readonly helperNames = new Map<HelperKind, string>();
-  private readonly namesByFunction = new Map<Node | null, Set<string>>();
-
-  constructor(
-    private readonly text: string,
-    private readonly sourceCode: SourceCode,
-    filePath: string,
-    private readonly budget: number,
-  ) {
-    const usesSemicolons = /;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text);
-    this.layout = detectLayout(text, isTypeScriptPath(filePath), usesSemicolons);
-  }
-
-  /** `await reader.cancel();` -> `void drainReader(reader, 1000);` (or awaited where the reader is read again). */
-  reader(plan: ReaderPlan): void {
-    const { layout, text } = this;
-    const s = layout.semi;
-    const [start, end] = range(plan.statement);
-    const indent = indentAt(text, start);
-    const call = `${plan.detached ? 'void' : 'await'} ${this.helper('reader')}(${plan.reader}, ${this.budget})`;
-    const drain = plan.optional ? `if (${plan.reader}) ${call}${s}` : `${call}${s}`;
-    // `if (a) if (b) x; else y` would change meaning: a guarded drain in a brace-less position gets braces.
-    const replacement = plan.optional && !isStatementListItem(plan.statement) ? lines(layout, indent, ['{', `${layout.unit}${drain}`, '}']) : drain;
-    this.edits.push({ start, end, text: replacement });
-    if (plan.finallyOf) {
-      // Only the success path drains: a failure closes at once, as before, and is rethrown.
-      const block = plan.finallyOf.block as Node;
-      const tryIndent = indentAt(text, range(plan.finallyOf)[0]);
-      const errorName = this.freshLocal(plan.finallyOf as Node, 'error');
-      const at = range(block)[1];
-      const catchText = lines(layout, tryIndent, [
-        ` catch (${errorName}) {`,
-        `${layout.unit}${plan.closeText}`,
-        `${layout.unit}throw ${errorName}${s}`,
-        '}',
-      ]);
-      this.edits.push({ start: at, end: at, text: catchText });
-    }
-  }
-
-  /** `for await (const x of source)` -> `const drainable = drainable(source, …); for await (const x of drainable)`, hand-off at the completion branch. */
-  loop(plan: LoopPlan): void {
-    const { layout, text } = this;
-    const s = layout.semi;
-    const loop = plan.loop;
-    const holder = loop.parent?.type === 'LabeledStatement' ? (loop.parent as Node) : (loop as Node);
-    const holderStart = range(holder)[0];
-    const indent = indentAt(text, holderStart);
-    const name = this.freshLocal(loop as Node, 'events');
-    const helper = this.helper('loop');
-    const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
-    const declaration = `const ${name} = ${helper}(${this.sourceCode.getText(loop.right as never)}, ${this.budget}${stop})${s}`;
-    this.edits.push({ start: holderStart, end: holderStart, text: `${declaration}${layout.eol}${indent}` });
-    const [rightStart, rightEnd] = range(loop.right as Node);
-    this.edits.push({ start: rightStart, end: rightEnd, text: name });
-
-    const handOff = `${name}.${HAND_OFF_METHOD}()${s}`;
-    const replacedCloses = new Set(plan.changes.filter((change) => change.kind === 'close').map((change) => change.statement));
-    for (const change of plan.changes) {
-      const [start, end] = range(change.statement);
-      if (change.kind === 'close') {
-        this.edits.push({ start, end, text: handOff });
-        continue;
-      }
-      // A jump right after a replaced close already follows the hand-off.
-      if (replacedCloses.has(previousStatement(change.statement) as Node)) continue;
-      const at = indentAt(text, start);
-      if (isStatementListItem(change.statement)) {
-        this.edits.push({ start, end: start, text: `${handOff}${layout.eol}${at}` });
-      } else {
-        const statement = this.sourceCode.getText(change.statement as never);
-        this.edits.push({ start, end, text: lines(layout, at, ['{', `${layout.unit}${handOff}`, `${layout.unit}${statement}`, '}']) });
-      }
-    }
-  }
-
-  apply(): string | null {
-    if (this.edits.length === 0) return null;
-    let output = applyEdits(this.text, this.edits);
-    const appended = [...this.helperNames]
-      .filter(([, name]) => !declaresHelper(this.text, name))
-      .map(([kind, name]) => helperText(kind, name, this.layout));
-    if (appended.length > 0) {
-      const eol = this.layout.eol;
-      const trailing = /(\r?\n)*$/.exec(output)![0];
-      output = `${output.slice(0, output.length - trailing.length)}${eol}${eol}${appended.join(`${eol}${eol}`)}${eol}`;
-    }
-    return output;
-  }
-
-  /** One helper per kind for the whole file: an existing drainguard helper of that name is reused, else a name free in the file. */
-  private helper(kind: HelperKind): string {
-    let name = this.helperNames.get(kind);
-    if (name) return name;
-    const base = HELPER_BASE_NAMES[kind];
-    name = base;
-    for (let suffix = 2; !declaresHelper(this.text, name) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
-    this.helperNames.set(kind, name);
-    return name;
-  }
-
-  /** A name not used in the function that holds `node` (nor by another rewrite there): names are chosen per function, not numbered across the file. */
-  private freshLocal(node: Node, base: string): string {
-    const fn = enclosingFunction(node);
-    const scopeText = fn ? this.sourceCode.getText(fn as never) : this.text;
-    let taken = this.namesByFunction.get(fn);
-    if (!taken) this.namesByFunction.set(fn, (taken = new Set()));
-    const moduleNames = [...this.helperNames.values()];
-    for (let suffix = 1; ; suffix++) {
-      const name = suffix === 1 ? base : `${base}${suffix}`;
-      if (taken.has(name) || moduleNames.includes(name) || new RegExp(`\\b${name}\\b`).test(scopeText)) continue;
-      taken.add(name);
-      return name;
-    }
-  }
-}
-
-function previousStatement(statement: Node): Node | null {
-  const parent = statement.parent;
-  const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
-  if (!list) return null;
-  const index = (list as Node[]).indexOf(statement);
-  return index > 0 ? (list[index - 1] as Node) : null;
+  const all = edits.edits();
+  if (all.length === 0) return { output: null, sites: results };
+  return { output: (hasBom ? BOM : '') + applyEdits(text, all), sites: results };
 }
 
 export type { Plan };

@@ -4,6 +4,8 @@ import { calleeName, isFunction, isLoop, propertyName, unwrap, type Node } from 
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
+import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
+import { suggestedEdits } from '../codemods/suggest.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
@@ -14,12 +16,6 @@ export interface RuleOptions {
   closeMethods: string[];
   useTypes: boolean;
 }
-
-/**
- * `x.drainInBackground()` in a `for await (… of x)`: drainguard's rewrite hands the rest of `x` to a bounded background
- * drain there, so leaving that loop no longer closes the body (other closes of the response are still closes).
- */
-export const DRAIN_HAND_OFF_METHOD = 'drainInBackground';
 
 export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
@@ -72,10 +68,13 @@ const rule: Rule.RuleModule = {
         additionalProperties: false,
       },
     ],
+    hasSuggestions: true,
     defaultOptions: [{ terminalPatterns: [...DEFAULT_TERMINAL_PATTERNS], closeMethods: [...DEFAULT_CLOSE_METHODS], useTypes: false }],
     messages: {
       explicitClose:
         '`{{stream}}` is closed with `{{method}}()` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+      drainInBackground:
+        'Hand the result over and drain the rest of the body to EOF in the background, bounded by {{budget}} ms (the rewrite of `drainguard fix`).',
       implicitClose:
         '`{{statement}}` leaves `for await` over `{{stream}}` after the terminal event `{{event}}` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).',
     },
@@ -174,6 +173,7 @@ const rule: Rule.RuleModule = {
         facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
         if (facts.needed && facts.parent) facts.parent.needed = true;
       }
+      const found: Array<{ site: Site; event: string }> = [];
       for (const facts of allFacts) {
         if (!facts.needed) continue;
         solve(
@@ -182,9 +182,27 @@ const rule: Rule.RuleModule = {
             const pending = state?.pending;
             const family = site.family();
             if (!pending || !family || pending.eofed.has(family)) return;
-            context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
+            found.push({ site, event: pending.label });
           }
         );
+      }
+      if (found.length === 0) return;
+      // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
+      const suggestions = suggestedEdits(
+        found.map(({ site }) => ({ node: site.node, messageId: site.messageId, line: site.node.loc.start.line, column: site.node.loc.start.column + 1 })),
+        sourceCode,
+        /\.[cm]?tsx?$/i.test(context.filename),
+      );
+      for (const { site, event } of found) {
+        const edits = suggestions.get(site.node);
+        context.report({
+          node: site.node as never,
+          messageId: site.messageId,
+          data: { ...site.data, event },
+          ...(edits
+            ? { suggest: [{ messageId: 'drainInBackground', data: { budget: String(edits.budget) }, fix: (fixer) => edits.edits.map((edit) => fixer.replaceTextRange([edit.start, edit.end], edit.text)) }] }
+            : {}),
+        });
       }
     };
 

@@ -1,5 +1,6 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../rules/no-early-stream-close.js';
+import { helperText } from '../../codemods/helpers.js';
 
 const ruleTester = new RuleTester();
 ruleTester.run('no-early-stream-close (smoke)', rule as never, {
@@ -14,7 +15,34 @@ ruleTester.run('no-early-stream-close (smoke)', rule as never, {
         '  }',
         '}',
       ].join('\n'),
-      errors: [{ messageId: 'implicitClose', line: 4, column: 40 }],
+      errors: [
+        {
+          messageId: 'implicitClose',
+          line: 4,
+          column: 40,
+          // The rewrite of `drainguard fix`; the helper's exact text is pinned by the fixtures.
+          suggestions: [
+            {
+              messageId: 'drainInBackground',
+              output: [
+                'async function f(url) {',
+                '  const res = await fetch(url);',
+                '  const events = drainable(res.body, 1000);',
+                '  for await (const chunk of events) {',
+                "    if (chunk.type === 'message_stop') {",
+                '      events.drainInBackground();',
+                '      break;',
+                '    }',
+                '  }',
+                '}',
+                '',
+                helperText('loop', 'drainable', { eol: '\n', unit: '  ', semi: ';', typescript: true }),
+                '',
+              ].join('\n'),
+            },
+          ],
+        },
+      ],
     },
   ],
 });
