@@ -1,5 +1,5 @@
 import type { SourceCode } from 'eslint';
-import type { Node } from '../rules/analysis/ast.js';
+import { walk, type Node } from '../rules/analysis/ast.js';
 import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
 import { detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
 import { enclosingFunction, isStatementListItem, type LoopPlan, type ReaderPlan } from './plan.js';
@@ -114,16 +114,32 @@ export class EditBuilder {
     return name;
   }
 
+  /** Names a new local of `fn` could clash with: identifiers it uses (not property names) and variables in scope there. */
+  private namesUsedIn(fn: Node | null): Set<string> {
+    const names = new Set<string>();
+    const root = fn ?? (this.sourceCode.ast as unknown as Node);
+    walk(root, this.sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
+      if (node.type !== 'Identifier') return;
+      const parent = node.parent;
+      if (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
+      if (parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return;
+      names.add(node.name);
+    });
+    for (let scope = this.sourceCode.getScope(root as never) as { variables: Array<{ name: string }>; upper: unknown } | null; scope; scope = scope.upper as typeof scope) {
+      for (const variable of scope.variables) names.add(variable.name);
+    }
+    return names;
+  }
+
   /** A name not used in the function that holds `node` (nor by another rewrite there): names are chosen per function, not numbered across the file. */
   private freshLocal(node: Node, base: string): string {
     const fn = enclosingFunction(node);
-    const scopeText = fn ? this.sourceCode.getText(fn as never) : this.text;
     let taken = this.namesByFunction.get(fn);
-    if (!taken) this.namesByFunction.set(fn, (taken = new Set()));
+    if (!taken) this.namesByFunction.set(fn, (taken = this.namesUsedIn(fn)));
     const moduleNames = [...this.helperNames.values()];
     for (let suffix = 1; ; suffix++) {
       const name = suffix === 1 ? base : `${base}${suffix}`;
-      if (taken.has(name) || moduleNames.includes(name) || new RegExp(`\\b${name}\\b`).test(scopeText)) continue;
+      if (taken.has(name) || moduleNames.includes(name)) continue;
       taken.add(name);
       return name;
     }

@@ -84,7 +84,7 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
         continue;
       }
       const family = method === 'terminate' ? streams.transformControllerFamily(callee.object) : streams.familyOf(callee.object);
-      const loop = family ? enclosingAsyncLoopOf(node, family, streams) : null;
+      const loop = family ? enclosingAsyncLoopOf(node, callee.object as Node, family, streams, sourceCode) : null;
       const reader = family && fn ? findReaderInHand(node, callee.object as Node, family, fn, streams, sourceCode) : null;
       if (reader && !(loop && reader.method === 'next')) {
         if (reader.method === 'next') {
@@ -320,10 +320,20 @@ function variableAt(name: string, node: Node, sourceCode: SourceCode): unknown {
   return null;
 }
 
-function enclosingAsyncLoopOf(node: Node, family: Family, streams: StreamResolver): TSESTree.ForOfStatement | null {
+/** The `for await` around the close that iterates the closed response or something derived from it (`response.events()`, `iterSSE(response)`). */
+function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): TSESTree.ForOfStatement | null {
+  const receiverText = sourceCode.getText(receiver as never).replace(/[!?]+$/, '');
+  const derivedFromReceiver = (right: Node): boolean => {
+    const call = unwrap(right);
+    if (call?.type !== 'CallExpression') return false;
+    const callee = unwrap(call.callee);
+    const parts = [...(callee?.type === 'MemberExpression' ? [callee.object as Node] : []), ...(call.arguments as Node[])];
+    return parts.some((part) => sourceCode.getText(part as never).replace(/[!?]+$/, '') === receiverText);
+  };
   for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
-    if (current.type === 'ForOfStatement' && current.await && streams.familyOf(current.right) === family) return current;
+    if (current.type !== 'ForOfStatement' || !current.await) continue;
+    if (streams.familyOf(current.right) === family || derivedFromReceiver(current.right as Node)) return current;
   }
   return null;
 }
