@@ -36,8 +36,8 @@ export class EditBuilder {
     const call = `${plan.detached ? 'void' : 'await'} ${this.helper('reader')}(${plan.reader}, ${this.budget})`;
     const drain = plan.optional ? `if (${plan.reader}) ${call}${s}` : `${call}${s}`;
     // `if (a) if (b) x; else y` would change meaning: a guarded drain in a brace-less position gets braces.
-    const replacement = plan.optional && !isStatementListItem(plan.statement) ? lines(layout, indent, ['{', `${layout.unit}${drain}`, '}']) : drain;
-    this.changes.push({ start, end, text: replacement });
+    if (plan.optional && !isStatementListItem(plan.statement)) this.braced(plan.statement, [drain]);
+    else this.changes.push({ start, end, text: drain });
     if (plan.finallyOf) {
       // Only the success path drains: a failure closes at once, as before, and is rethrown.
       const block = plan.finallyOf.block as Node;
@@ -84,10 +84,20 @@ export class EditBuilder {
       if (isStatementListItem(change.statement)) {
         this.changes.push({ start, end: start, text: `${handOff}${layout.eol}${at}` });
       } else {
-        const statement = this.sourceCode.getText(change.statement as never);
-        this.changes.push({ start, end, text: lines(layout, at, ['{', `${layout.unit}${handOff}`, `${layout.unit}${statement}`, '}']) });
+        this.braced(change.statement, [handOff, this.sourceCode.getText(change.statement as never)]);
       }
     }
+  }
+
+  /** Replaces a statement in a brace-less position (`if (x) stmt;`) by a block of `statements`; a following `else` goes on the closing brace's line. */
+  private braced(statement: Node, statements: string[]): void {
+    const { layout, text } = this;
+    const [start, end] = range(statement);
+    const block = lines(layout, indentAt(text, start), ['{', ...statements.map((line) => `${layout.unit}${line}`), '}']);
+    const parent = statement.parent;
+    const elseAfter = parent?.type === 'IfStatement' && parent.consequent === statement && parent.alternate ? /^\s*(?=else\b)/.exec(text.slice(end)) : null;
+    if (elseAfter) this.changes.push({ start, end: end + elseAfter[0].length, text: `${block} ` });
+    else this.changes.push({ start, end, text: block });
   }
 
   /** Every edit so far, and the helpers they use appended after the file's last line (a helper the file declares is reused). */

@@ -50,6 +50,9 @@ export const COMPILED_OUTPUT_REASON = 'compiled output (`__asyncValues`): fix th
 export const NOTHING_ENDS_DRAIN_REASON =
   'nothing in scope can end a drain of this iterator early (its return() waits for a pending read): pass the signal of an AbortController to the request, or iterate the body itself';
 
+export const READS_ON_REASON =
+  'the loop reads this reader again after the close (it relies on the next read() seeing the end): a read error during a drain would reach that read; leave the loop after the close (break) to make it rewritable';
+
 export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): Plan[] {
   const streams = new StreamResolver({
     getScope: (node) => sourceCode.getScope(node as never) as never,
@@ -97,6 +100,10 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
           continue;
         }
         const detached = finallyOf !== null || nothingReadsAfter(statement, reader.node, sourceCode);
+        if (!detached && readsOnInLoop(statement, reader.node, sourceCode)) {
+          manual(site, READS_ON_REASON);
+          continue;
+        }
         if (!detached && !(fn as TSESTree.FunctionLike | null)?.async) {
           manual(site, 'the reader is read again after the close, and the function is not async, so it cannot wait for the drain');
           continue;
@@ -224,6 +231,18 @@ function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode
   }
   if (readingLoops.length > 0) return false;
   return afterIsFree(statement, readPattern, fn, sourceCode);
+}
+
+/** The close is inside a loop that reads the reader, and does not leave it right after: the loop's next read() follows. */
+function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): boolean {
+  const target = unwrap(reader);
+  if (target?.type !== 'Identifier') return false;
+  const readPattern = new RegExp(`\\b${target.name}\\s*\\.\\s*read\\b`);
+  const fn = enclosingFunction(statement);
+  for (let current = statement.parent; current && current !== fn; current = current.parent) {
+    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) return true;
+  }
+  return false;
 }
 
 function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCode: SourceCode): boolean {

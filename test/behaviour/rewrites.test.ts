@@ -21,6 +21,7 @@ const SHAPES: Shape[] = [
   { name: 'SDK stream: async generator, for await over a parser of the response and its controller, break', path: client('./clients/sdk-generator-parser.mjs'), format: 'sse' },
   { name: 'for await over the body inside a try whose catch reconnects', path: client('./clients/retry-on-error.mjs'), format: 'sse' },
   { name: "Node http: for await over the IncomingMessage, return from an inner loop", path: client('./clients/node-http-inner-return.mjs'), format: 'sse' },
+  { name: 'reader kept in a field that other calls read (awaited drain)', path: client('./clients/class-field-reader.mjs'), format: 'sse' },
 ];
 const CALLS = 20;
 const BUDGET_MS = 200;

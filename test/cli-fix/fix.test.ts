@@ -255,6 +255,47 @@ describe('drainguard fix', () => {
     expect(JSON.parse(relint.stdout)[0]).toMatchObject({ errorCount: 0, fatalErrorCount: 0 });
   });
 
+  it('takes the rule options: --terminal-pattern adds a completion word the defaults lack, a bad pattern is a usage error', async () => {
+    const dir = tempDir('fix-rule-options');
+    const source = [
+      'export async function run(url) {',
+      '  const res = await fetch(url);',
+      '  const reader = res.body.getReader();',
+      '  while (true) {',
+      '    const { done, value } = await reader.read();',
+      '    if (done) break;',
+      "    if (value.kind === 'eos') {",
+      '      await reader.cancel();',
+      '      break;',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'eos.js'), source);
+    const defaults = await runCli(['fix', '--dry', '--json'], dir);
+    expect(JSON.parse(defaults.stdout).summary.sitesFound).toBe(0);
+    const custom = await runCli(['fix', '--dry', '--json', '--terminal-pattern', '^eos$'], dir);
+    expect(custom.code).toBe(0);
+    expect(JSON.parse(custom.stdout).files[0].sites).toEqual([{ line: 8, column: 13, status: 'fixed' }]);
+    const bad = await runCli(['fix', '--dry', '--terminal-pattern', '(eos'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--terminal-pattern '(eos' is not a regular expression");
+    const both = await runCli(['fix', '--dry', '--verify', '--no-verify'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--verify and --no-verify contradict each other.');
+  });
+
+  it('--drain-timeout-ms 0 reports every fixed site as unbounded', async () => {
+    const dir = tempDir('fix-unbounded');
+    copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'a.js');
+    const result = await runCli(['fix', '--dry', '--json', '--drain-timeout-ms', '0'], dir);
+    expect(result.code).toBe(0);
+    const [site] = JSON.parse(result.stdout).files[0].sites;
+    expect(site.status).toBe('fixed');
+    expect(site.reason).toMatch(/^unbounded: --drain-timeout-ms 0 drains without a budget/);
+  });
+
   it('usage errors exit 2: unknown flag, bad budget, missing path', async () => {
     const dir = tempDir('fix-usage');
     const unknown = await runCli(['fix', '--frobnicate'], dir);
