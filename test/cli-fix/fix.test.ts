@@ -286,6 +286,31 @@ describe('drainguard fix', () => {
     expect(both.stderr).toContain('--verify and --no-verify contradict each other.');
   });
 
+  it('--types finds what lint --types finds: a stream known only by its type is fixed', async () => {
+    const dir = tempDir('fix-types');
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', lib: ['es2022', 'dom', 'dom.asynciterable'], noEmit: true, skipLibCheck: true }, include: ['*.ts'] }),
+    );
+    const source = [
+      'declare function openStream(): ReadableStream<string>;',
+      'export async function f(): Promise<void> {',
+      '  const s = openStream();',
+      '  for await (const chunk of s) {',
+      "    if (chunk === '[DONE]') break;",
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'typed.ts'), source);
+    const syntaxOnly = await runCli(['fix', '--dry', '--json'], dir);
+    expect(JSON.parse(syntaxOnly.stdout).summary.sitesFound).toBe(0);
+    const typed = await runCli(['fix', '--json', '--types'], dir);
+    expect(typed.code).toBe(0);
+    expect(JSON.parse(typed.stdout).files[0].sites).toEqual([{ line: 5, column: 29, status: 'fixed' }]);
+    expect(readFileSync(join(dir, 'typed.ts'), 'utf8')).toContain("  const events = drainable(s, 1000);\n  for await (const chunk of events) {\n    if (chunk === '[DONE]') {\n      events.drainInBackground();\n      break;\n    }\n");
+  });
+
   it('--drain-timeout-ms 0 reports every fixed site as unbounded', async () => {
     const dir = tempDir('fix-unbounded');
     copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'a.js');
