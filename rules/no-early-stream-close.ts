@@ -188,11 +188,7 @@ const rule: Rule.RuleModule = {
       }
       if (found.length === 0) return;
       // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
-      const suggestions = suggestedEdits(
-        found.map(({ site }) => ({ node: site.node, messageId: site.messageId, line: site.node.loc.start.line, column: site.node.loc.start.column + 1 })),
-        sourceCode,
-        /\.[cm]?tsx?$/i.test(context.filename),
-      );
+      const suggestions = suggestionsFor(found.map(({ site }) => site.node), sourceCode, /\.[cm]?tsx?$/i.test(context.filename));
       for (const { site, event } of found) {
         const edits = suggestions.get(site.node);
         context.report({
@@ -404,6 +400,19 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
     if (!isReturn && current === target) return null;
   }
   return null;
+}
+
+/** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
+function suggestionsFor(nodes: Node[], sourceCode: Rule.RuleContext['sourceCode'], typescript: boolean): ReturnType<typeof suggestedEdits> {
+  try {
+    return suggestedEdits(
+      nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),
+      sourceCode,
+      typescript,
+    );
+  } catch {
+    return new Map();
+  }
 }
 
 function handsOffToDrain(loop: Node, iterable: Node, text: string): boolean {
