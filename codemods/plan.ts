@@ -222,8 +222,10 @@ function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode
   for (let current = statement.parent; current && current !== fn; current = current.parent) {
     if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) readingLoops.push(current);
   }
-  const next = nextStatement(statement);
-  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return true;
+  // Statements that neither read the reader nor jump (`downstream.close();`) may come before the statement that leaves.
+  let next = nextStatement(statement);
+  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next as never))) next = nextStatement(next);
+  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return !readPattern.test(sourceCode.getText(next as never));
   if (next?.type === 'BreakStatement' && readingLoops.length > 0) {
     const target = jumpTarget(next);
     if (target && target === readingLoops[readingLoops.length - 1]) return afterIsFree(target, readPattern, fn, sourceCode);
