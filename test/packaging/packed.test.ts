@@ -502,7 +502,7 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
 
     const review = await shell(diff!, dir);
     expect(review.code, describeRun(review)).toBe(0);
-    expect(review.stdout).toContain('+      const drainTimer = setTimeout(() => {');
+    expect(review.stdout).toContain('+      void drainReader(reader, 1000);');
 
     const clean = await shell(relint!, dir);
     expect(clean.code, describeRun(clean)).toBe(0);
@@ -520,8 +520,8 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     expect(commands).toEqual(['npx drainguard fix --drain-timeout-ms 5000']);
     const fixed = await shell(commands[0]!, dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
-    expect(read(dir, 'src/early.ts')).toBe(early.ts.output.replace('}, 1000);', '}, 5000);'));
-    expect(read(dir, 'src/early.js')).toBe(early.js.output.replace('}, 1000);', '}, 5000);'));
+    expect(read(dir, 'src/early.ts')).toBe(early.ts.output.replace('drainReader(reader, 1000);', 'drainReader(reader, 5000);'));
+    expect(read(dir, 'src/early.js')).toBe(early.js.output.replace('drainReader(reader, 1000);', 'drainReader(reader, 5000);'));
   }, 180_000);
 });
 
