@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { applyCodemod } from '../support/codemod.mjs';
-import { loadClient, measureKeepAlive } from '../support/keepalive.mjs';
+import { measureKeepAlive } from '../support/keepalive.mjs';
 import { expectedMessages, type StreamFormat } from '../support/sse-server.mjs';
 
 interface Shape {
@@ -30,24 +30,15 @@ const BUDGET_MS = 200;
 // calls; a pause longer than the tail lets the server end each body before the next call, as it would there.
 const PAUSE_MS = 25;
 
-async function paced(path: string): Promise<(url: string, ...args: unknown[]) => Promise<unknown>> {
-  const call = await loadClient(path);
-  return async (url, ...args) => {
-    const result = await call(url, ...args);
-    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-    return result;
-  };
-}
-
 describe.each(SHAPES)('$name', (shape) => {
   it(`the original opens about one connection per call, the rewrite at most two over ${CALLS} calls, same messages`, async () => {
     const fixed = await applyCodemod(shape.path);
     expect(fixed.reason).toBeUndefined();
     expect(fixed.changed).toBe(true);
 
-    const options = { calls: CALLS, server: { format: shape.format, events: 3 } };
-    const before = await measureKeepAlive(await paced(shape.path), options);
-    const after = await measureKeepAlive(await paced(fixed.outPath!), options);
+    const options = { calls: CALLS, pauseMs: PAUSE_MS, server: { format: shape.format, events: 3 } };
+    const before = await measureKeepAlive(shape.path, options);
+    const after = await measureKeepAlive(fixed.outPath!, options);
 
     expect(before.connections).toBeGreaterThanOrEqual(CALLS - 2);
     expect(after.connections).toBeLessThanOrEqual(2);
