@@ -1,6 +1,7 @@
 import { Linter, type Rule, type SourceCode } from 'eslint';
-import rule from '../rules/no-early-stream-close.js';
+import rule, { ANALYSIS } from '../rules/no-early-stream-close.js';
 import type { Node } from '../rules/analysis/ast.js';
+import type { StreamResolver } from '../rules/analysis/streams.js';
 import { basename } from 'node:path';
 import { isTypeScriptPath, languageOptionsFor, mayBeScript } from './language.js';
 import type { RuleOptions } from '../rules/no-early-stream-close.js';
@@ -19,6 +20,8 @@ export interface FoundSite {
   messageId: string;
   line: number;
   column: number;
+  /** The rule's stream resolver of this run (what it knows of the file's streams), handed on with its report. */
+  streams?: StreamResolver;
 }
 
 export interface FoundSites {
@@ -43,9 +46,9 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
     create(context) {
       const proxy = Object.create(context, {
         report: {
-          value(descriptor: { node: Node; messageId: string }) {
+          value(descriptor: { node: Node; messageId: string; [ANALYSIS]?: StreamResolver }) {
             const { line, column } = descriptor.node.loc.start;
-            captured.push({ node: descriptor.node, messageId: descriptor.messageId, line, column: column + 1 });
+            captured.push({ node: descriptor.node, messageId: descriptor.messageId, line, column: column + 1, streams: descriptor[ANALYSIS] });
             context.report(descriptor as never);
           },
         },

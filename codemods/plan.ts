@@ -53,11 +53,11 @@ export const NOTHING_ENDS_DRAIN_REASON =
 export const READS_ON_REASON =
   'the loop reads this reader again after the close (it relies on the next read() seeing the end): a read error during a drain would reach that read; leave the loop after the close (break) to make it rewritable';
 
-export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): Plan[] {
-  const streams = new StreamResolver({
-    getScope: (node) => sourceCode.getScope(node as never) as never,
-    visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
-  });
+/**
+ * Decides per site how to rewrite it. `streams` is the rule's own resolver when the rule found the sites in this run
+ * (its class members and type information included), so the plan reads the streams, loops and readers as the rule did.
+ */
+export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, streams: StreamResolver = resolverFor(sourceCode, sites)): Plan[] {
   const text = (node: Node): string => sourceCode.getText(node as never);
   const plans: Plan[] = [];
   const loopPlans = new Map<Node, LoopPlan>();
@@ -164,6 +164,15 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
     }
   }
   return plans;
+}
+
+function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): StreamResolver {
+  const fromRule = sites.find((site) => site.streams)?.streams;
+  if (fromRule) return fromRule;
+  return new StreamResolver({
+    getScope: (node) => sourceCode.getScope(node as never) as never,
+    visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
+  });
 }
 
 /** `for await (… of res.body)`, `of res`, `of this.stream`: the loop runs over the stream itself, whose reader the wrapper can hold (or which it can destroy). */

@@ -17,6 +17,9 @@ export interface RuleOptions {
   useTypes: boolean;
 }
 
+/** A report descriptor's key for the rule's stream resolver, which `drainguard fix` plans with (ESLint ignores the key). */
+export const ANALYSIS = Symbol('drainguard analysis');
+
 export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
 interface Site {
@@ -188,17 +191,18 @@ const rule: Rule.RuleModule = {
       }
       if (found.length === 0) return;
       // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
-      const suggestions = suggestionsFor(found.map(({ site }) => site.node), sourceCode, /\.[cm]?tsx?$/i.test(context.filename));
+      const suggestions = suggestionsFor(found.map(({ site }) => site.node), sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
       for (const { site, event } of found) {
         const edits = suggestions.get(site.node);
-        context.report({
+        const descriptor: Rule.ReportDescriptor = {
           node: site.node as never,
           messageId: site.messageId,
           data: { ...site.data, event },
           ...(edits
             ? { suggest: [{ messageId: 'drainInBackground', data: { budget: String(edits.budget) }, fix: (fixer) => edits.edits.map((edit) => fixer.replaceTextRange([edit.start, edit.end], edit.text)) }] }
             : {}),
-        });
+        };
+        context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
       }
     };
 
@@ -403,12 +407,13 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
 }
 
 /** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
-function suggestionsFor(nodes: Node[], sourceCode: Rule.RuleContext['sourceCode'], typescript: boolean): ReturnType<typeof suggestedEdits> {
+function suggestionsFor(nodes: Node[], sourceCode: Rule.RuleContext['sourceCode'], typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
   try {
     return suggestedEdits(
       nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),
       sourceCode,
       typescript,
+      streams,
     );
   } catch {
     return new Map();
