@@ -54,7 +54,7 @@ export class EditBuilder {
     }
   }
 
-  /** `for await (const x of source)` -> `const drainable = drainable(source, …); for await (const x of drainable)`, hand-off at the completion branch. */
+  /** `for await (const x of source)` -> `const events = drainable(source, …); for await (const x of events)`, and `events.drainInBackground()` where the completion branch leaves or closes. */
   loop(plan: LoopPlan): void {
     const { layout, text } = this;
     const s = layout.semi;
