@@ -379,10 +379,12 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
   const keys = sourceCode.visitorKeys as Record<string, readonly string[]>;
   const fn = enclosingFunction(loop);
   const text = (node: Node): string => sourceCode.getText(node as never);
+  // `controller`, `this.controller`, `options.controller`: a name in scope at the loop, or a non-computed path from one.
   const usable = (node: Node): boolean => {
     const target = unwrap(node);
     if (target?.type === 'Identifier') return inScopeAt(target, loop, sourceCode);
-    return target?.type === 'MemberExpression' && unwrap(target.object)?.type === 'ThisExpression' && !target.computed;
+    if (target?.type !== 'MemberExpression' || target.computed) return false;
+    return unwrap(target.object)?.type === 'ThisExpression' || usable(target.object as Node);
   };
   const fromArgument = (argument: Node): string | null => {
     const value = unwrap(argument);
