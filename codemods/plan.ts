@@ -250,10 +250,16 @@ function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): b
   if (target?.type !== 'Identifier') return false;
   const readPattern = new RegExp(`\\b${target.name}\\s*\\.\\s*read\\b`);
   const fn = enclosingFunction(statement);
+  const readingLoops: Node[] = [];
   for (let current = statement.parent; current && current !== fn; current = current.parent) {
-    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) return true;
+    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) readingLoops.push(current);
   }
-  return false;
+  if (readingLoops.length === 0) return false;
+  let next = nextStatement(statement);
+  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next as never))) next = nextStatement(next);
+  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return false;
+  // `break` out of the innermost loop that reads (or out of one around it) leaves before the next read.
+  return !(next?.type === 'BreakStatement' && readingLoops.includes(jumpTarget(next) as Node));
 }
 
 function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCode: SourceCode): boolean {
