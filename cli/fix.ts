@@ -10,6 +10,7 @@ import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from 
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { dirtyWorkTrees } from './git-clean.js';
+import { isPythonPath, mayReportPython, rewritePython } from './python-files.js';
 import { FIX_USAGE } from './usage.js';
 
 /** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal. */
@@ -89,8 +90,11 @@ async function fixFile(
   } catch (error) {
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
-  if (!mayReport(source, file)) return null;
-  const result = rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, types: args.types, ruleOptions: args.ruleOptions });
+  const python = isPythonPath(file);
+  if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
+  const result = python
+    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs })
+    : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, types: args.types, ruleOptions: args.ruleOptions });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   const report: FileReport = { path: file, changed: false, sites: result.sites };

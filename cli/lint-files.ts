@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ESLint } from 'eslint';
 import { mayReport } from './for-await-check.js';
+import { isPythonPath, lintPythonFile } from './python-files.js';
 import { cleanResult, unreadableResult } from './results.js';
 import { TextLinter } from './text-linter.js';
 
@@ -35,7 +36,8 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.push(unreadableResult(filePath, error));
       continue;
     }
-    if (prefilter && !mayReport(text, filePath)) results.push(cleanResult(filePath));
+    if (isPythonPath(filePath)) results.push(await lintPythonFile(text, filePath, prefilter));
+    else if (prefilter && !mayReport(text, filePath)) results.push(cleanResult(filePath));
     else results.push(await linter.lint(text, filePath));
   }
   return linter.finish(results);
