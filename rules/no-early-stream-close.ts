@@ -4,6 +4,8 @@ import { asyncLoopIterable, isFunction, isLoop, propertyName, unwrap, type Node 
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
+import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
+import { suggestedEdits } from '../codemods/suggest.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
@@ -14,6 +16,9 @@ export interface RuleOptions {
   closeMethods: string[];
   useTypes: boolean;
 }
+
+/** A report descriptor's key for the rule's stream resolver, which `drainguard fix` plans with (ESLint ignores the key). */
+export const ANALYSIS = Symbol('drainguard analysis');
 
 export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
@@ -68,10 +73,13 @@ const rule: Rule.RuleModule = {
         additionalProperties: false,
       },
     ],
+    hasSuggestions: true,
     defaultOptions: [{ terminalPatterns: [...DEFAULT_TERMINAL_PATTERNS], closeMethods: [...DEFAULT_CLOSE_METHODS], useTypes: false }],
     messages: {
       explicitClose:
         '`{{stream}}` is closed with `{{method}}()` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+      drainInBackground:
+        'Hand the result over and drain the rest of the body to EOF in the background, bounded by {{budget}} ms (the rewrite of `drainguard fix`).',
       implicitClose:
         '`{{statement}}` leaves `for await` over `{{stream}}` after the terminal event `{{event}}` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).',
     },
@@ -152,6 +160,7 @@ const rule: Rule.RuleModule = {
       const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
       const iterable = iteratedExpression(loop);
+      if (handsOffToDrain(loop, iterable as Node, sourceCode.text)) return;
       const family = memo(() => streams.asyncLoopFamily(loop));
       recordSite({
         node,
@@ -173,6 +182,7 @@ const rule: Rule.RuleModule = {
         facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
         if (facts.needed && facts.parent) facts.parent.needed = true;
       }
+      const found: Array<{ site: Site; event: string }> = [];
       for (const facts of allFacts) {
         if (!facts.needed) continue;
         solve(
@@ -181,9 +191,29 @@ const rule: Rule.RuleModule = {
             const pending = state?.pending;
             const family = site.family();
             if (!pending || !family || pending.eofed.has(family) || site.closedBefore?.()) return;
-            context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
+            found.push({ site, event: pending.label });
           }
         );
+      }
+      if (found.length === 0) return;
+      // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
+      // A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
+      const nodes = found.flatMap(({ site }) => {
+        const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
+        return jump ? [site.node, jump] : [site.node];
+      });
+      const suggestions = suggestionsFor([...new Set(nodes)], sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
+      for (const { site, event } of found) {
+        const edits = suggestions.get(site.node);
+        const descriptor: Rule.ReportDescriptor = {
+          node: site.node as never,
+          messageId: site.messageId,
+          data: { ...site.data, event },
+          ...(edits
+            ? { suggest: [{ messageId: 'drainInBackground', data: { budget: String(edits.budget) }, fix: (fixer) => edits.edits.map((edit) => fixer.replaceTextRange([edit.start, edit.end], edit.text)) }] }
+            : {}),
+        };
+        context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
       }
     };
 
@@ -414,6 +444,26 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
     if (!isReturn && current === target) return null;
   }
   return null;
+}
+
+/** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
+function suggestionsFor(nodes: Node[], sourceCode: Rule.RuleContext['sourceCode'], typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
+  try {
+    return suggestedEdits(
+      nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),
+      sourceCode,
+      typescript,
+      streams,
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+function handsOffToDrain(loop: Node, iterable: Node, text: string): boolean {
+  if (loop.type !== 'ForOfStatement' || iterable.type !== 'Identifier') return false;
+  const [start, end] = loop.body.range;
+  return text.slice(start, end).includes(`${iterable.name}.${DRAIN_HAND_OFF_METHOD}(`);
 }
 
 function isAsyncLoop(node: Node): boolean {
