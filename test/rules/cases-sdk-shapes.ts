@@ -358,6 +358,26 @@ export const sdkShapeInvalid: InvalidCase[] = [
     errors: [at('explicitClose', 9, 9, 27, { stream: 'res.data', method: 'destroy', event: "line.includes('[DONE]')" })],
   },
   {
+    name: "Node callbacks (compiled): the axios case in an `__awaiter` body (`yield` is the downleveled await)",
+    js: true,
+    code: src(`
+      function complete(url, prompt) {
+          return __awaiter(this, void 0, void 0, function* () {
+              const res = yield axios_1.default.post(url, { prompt }, { responseType: 'stream' });
+              return new Promise((resolve) => {
+                  res.data.on('data', (chunk) => {
+                      if (chunk.toString().includes('[DONE]')) {
+                          res.data.destroy();
+                          resolve();
+                      }
+                  });
+              });
+          });
+      }
+    `),
+    errors: [at('explicitClose', 7, 21, 39, { stream: 'res.data', method: 'destroy', event: "chunk.toString().includes('[DONE]')" })],
+  },
+  {
     name: "Node callbacks: an undici request() body destroyed in its 'data' handler",
     js: true,
     code: src(`
