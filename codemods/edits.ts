@@ -3,6 +3,7 @@ import { walk, type Node } from '../rules/analysis/ast.js';
 import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
 import { detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
 import { enclosingFunction, isStatementListItem, type LoopPlan, type ReaderPlan } from './plan.js';
+import type { DataHandlerPlan } from './plan-data-handler.js';
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 1000;
 
@@ -52,6 +53,12 @@ export class EditBuilder {
       ]);
       this.changes.push({ start: at, end: at, text: catchText });
     }
+  }
+
+  /** `res.destroy();` in a 'data' handler -> `drainNodeStream(res, 1000);` (the statements after it stay as they were). */
+  dataHandler(plan: DataHandlerPlan): void {
+    const [start, end] = range(plan.statement);
+    this.changes.push({ start, end, text: `${this.helper('nodeStream')}(${plan.stream}, ${this.budget})${this.layout.semi ? ';' : ''}` });
   }
 
   /** `for await (const x of source)` -> `const events = drainable(source, …); for await (const x of events)`, and `events.drainInBackground()` where the completion branch leaves or closes. */

@@ -1,5 +1,6 @@
 import type { Layout } from './layout.js';
 import { DRAIN_HAND_OFF_METHOD } from '../rules/analysis/hand-off.js';
+import { NODE_STREAM_JS, NODE_STREAM_TS } from './helpers-node.js';
 
 /**
  * The two small functions a rewritten file gets (once each, at its end, shared by all its sites). Written here with
@@ -150,16 +151,17 @@ function NAME(source, budgetMs, onBudget) {
   };
 }`;
 
-export type HelperKind = 'reader' | 'loop';
+export type HelperKind = 'reader' | 'loop' | 'nodeStream';
 
-export const HELPER_BASE_NAMES: Record<HelperKind, string> = { reader: 'drainReader', loop: 'drainable' };
+export const HELPER_BASE_NAMES: Record<HelperKind, string> = { reader: 'drainReader', loop: 'drainable', nodeStream: 'drainNodeStream' };
 
 /** The method of the loop helper that hands the rest of the stream to the background drain (the rule treats it as EOF). */
 export const HAND_OFF_METHOD = DRAIN_HAND_OFF_METHOD;
 
 /** The helper's text, named `name`, laid out like the file (indent unit, semicolons, line ending). */
 export function helperText(kind: HelperKind, name: string, layout: Layout): string {
-  const template = kind === 'reader' ? (layout.typescript ? READER_TS : READER_JS) : layout.typescript ? LOOP_TS : LOOP_JS;
+  const templates: Record<HelperKind, [string, string]> = { reader: [READER_TS, READER_JS], loop: [LOOP_TS, LOOP_JS], nodeStream: [NODE_STREAM_TS, NODE_STREAM_JS] };
+  const template = templates[kind][layout.typescript ? 0 : 1];
   return template
     .replace('NAME', name)
     .split('\n')

@@ -4,6 +4,7 @@ import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node }
 import { StreamResolver, type Family } from '../rules/analysis/streams.js';
 import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-close.js';
 import type { FoundSite } from './find-sites.js';
+import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
 
 /**
  * A close of a reader in hand: the close statement becomes a drain of that reader (its own `cancel()` ends the drain when
@@ -44,7 +45,7 @@ export interface ManualPlan {
   reason: string;
 }
 
-export type Plan = ReaderPlan | LoopPlan | ManualPlan;
+export type Plan = ReaderPlan | LoopPlan | DataHandlerPlan | ManualPlan;
 
 export const COMPILED_OUTPUT_REASON = 'compiled output (`__asyncValues`): fix the source it was compiled from';
 export const NOTHING_ENDS_DRAIN_REASON =
@@ -81,8 +82,8 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
   for (const site of sites) {
     const node = site.node;
     const fn = enclosingFunction(node);
-    if (fn && isDataHandler(fn)) {
-      manual(site, DATA_HANDLER_REASON);
+    if (fn && dataHandlerCall(fn)) {
+      plans.push(node.type === 'CallExpression' ? planDataHandler(site, fn, closeStatement(node), streams, sourceCode) : { kind: 'manual', site, reason: DATA_HANDLER_REASON });
       continue;
     }
     if (node.type === 'CallExpression') {
@@ -201,15 +202,6 @@ function loopProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
 export function isStatementListItem(statement: Node): boolean {
   const parent = statement.parent?.type;
   return parent === 'BlockStatement' || parent === 'SwitchCase' || parent === 'Program' || parent === 'StaticBlock';
-}
-
-/** `stream.on('data', fn)` (or `once`/`addListener`): a Node stream's chunk callback. */
-function isDataHandler(fn: Node): boolean {
-  const call = fn.parent;
-  if (call?.type !== 'CallExpression' || call.arguments[1] !== fn) return false;
-  const event = call.arguments[0];
-  const method = calleeName(call.callee);
-  return event?.type === 'Literal' && event.value === 'data' && (method === 'on' || method === 'once' || method === 'addListener');
 }
 
 export function enclosingFunction(node: Node): Node | null {

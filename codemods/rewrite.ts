@@ -60,6 +60,9 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
     } else if (plan.kind === 'reader') {
       edits.reader(plan);
       results.push(fixed(plan.site));
+    } else if (plan.kind === 'dataHandler') {
+      edits.dataHandler(plan);
+      results.push(fixed(plan.site));
     } else {
       edits.loop(plan);
       for (const change of plan.changes) results.push(fixed(change.site));

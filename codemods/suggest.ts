@@ -27,9 +27,10 @@ export function suggestedEdits(
     if (plan.kind === 'manual') continue;
     const builder = new EditBuilder(sourceCode.text, sourceCode, typescript, budget);
     if (plan.kind === 'reader') builder.reader(plan);
+    else if (plan.kind === 'dataHandler') builder.dataHandler(plan);
     else builder.loop(plan);
     const rewrite = { edits: builder.edits(), budget };
-    for (const site of plan.kind === 'reader' ? [plan.site] : plan.changes.map((change) => change.site)) result.set(site.node, rewrite);
+    for (const site of plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]) result.set(site.node, rewrite);
   }
   return result;
 }
