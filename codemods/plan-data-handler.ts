@@ -1,6 +1,6 @@
 import type { SourceCode } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyName, unwrap, type Node } from '../rules/analysis/ast.js';
+import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
 import type { FoundSite } from './find-sites.js';
 
@@ -20,10 +20,10 @@ export const DATA_HANDLER_NOT_A_STATEMENT_REASON =
   "the close in this Node 'data' handler is used as a value: make it a statement of its own (`res.destroy();`) to make it rewritable";
 export const DATA_HANDLER_OTHER_STREAM_REASON =
   "the close in this Node 'data' handler ends something whose response is not in hand here: destroy the response whose 'data' this handler reads, or drain it to 'end' and destroy it only from a timer";
-export const DATA_HANDLER_PIPED_REASON =
-  "this 'data' handler reads a stream piped from the response: destroying it leaves the response itself alone; drain the response to 'end' and destroy it only from a timer";
+export const DATA_HANDLER_DERIVED_REASON =
+  "this 'data' handler reads a stream built from the response (a pipe, a parser), not the response: drain the response itself to 'end' and destroy it only from a timer";
 export const DATA_HANDLER_RECEIVER_REASON =
-  "the stream of this 'data' handler is not a name or a property path (it is built where the handler is added): keep it in a variable to make it rewritable";
+  "the stream of this 'data' handler is not a name or a property path: keep the response in a variable and add the handler to it to make it rewritable";
 
 /** `stream.on('data', fn)` (or `once`/`addListener`): the call, when `fn` is a Node stream's chunk callback. */
 export function dataHandlerCall(fn: Node): TSESTree.CallExpression | null {
@@ -50,6 +50,7 @@ export function planDataHandler(
   const call = dataHandlerCall(handler)!;
   const callee = unwrap(call.callee);
   const stream = callee?.type === 'MemberExpression' ? unwrap(callee.object as Node) : null;
+  if (stream && isBuilt(stream)) return manual(DATA_HANDLER_DERIVED_REASON);
   if (!stream || !isPath(stream)) return manual(DATA_HANDLER_RECEIVER_REASON);
   if (!statement) return manual(DATA_HANDLER_NOT_A_STATEMENT_REASON);
   const close = unwrap(site.node as Node);
@@ -60,7 +61,7 @@ export function planDataHandler(
   // The response itself, or the request it answers (`req.destroy()` of the request `http.get` returned).
   const sameStream = text(receiver) === text(stream) || (streams.familyOf(receiver) !== null && streams.familyOf(receiver) === streams.familyOf(stream));
   if (!sameStream) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
-  if (isPipedFrom(stream, sourceCode)) return manual(DATA_HANDLER_PIPED_REASON);
+  if (isDerivedVariable(stream, sourceCode)) return manual(DATA_HANDLER_DERIVED_REASON);
   return { kind: 'dataHandler', site, statement, stream: sourceCode.getText(stream as never) };
 }
 
@@ -72,18 +73,21 @@ function isPath(node: Node): boolean {
   return object !== null && object !== undefined && isPath(object);
 }
 
-/** A variable set from `x.pipe(…)`, `x.pipeThrough(…)` or `x.compose(…)`: a stream of its own, not the response. */
-function isPipedFrom(stream: Node, sourceCode: SourceCode): boolean {
+/** A stream made by a call that is not awaited (`x.pipe(parser)`, `open(res)`, `new Parser(res)`): not the response itself. */
+function isBuilt(node: Node | null | undefined): boolean {
+  let current = node ?? null;
+  while (current?.type === 'TSAsExpression' || current?.type === 'TSNonNullExpression' || current?.type === 'TSSatisfiesExpression') current = current.expression as Node;
+  return current?.type === 'CallExpression' || current?.type === 'NewExpression';
+}
+
+/** A variable set from a stream built by a call (`const events = incoming.pipe(createSSEParser())`). */
+function isDerivedVariable(stream: Node, sourceCode: SourceCode): boolean {
   if (stream.type !== 'Identifier') return false;
   for (let scope = sourceCode.getScope(stream as never) as unknown as ScopeLike | null; scope; scope = scope.upper) {
     const variable = scope.set.get(stream.name);
     if (!variable) continue;
     const definition = variable.defs[0]?.node;
-    if (definition?.type !== 'VariableDeclarator') return false;
-    const init = unwrap((definition as TSESTree.VariableDeclarator).init as Node | null);
-    if (init?.type !== 'CallExpression') return false;
-    const callee = unwrap(init.callee);
-    return callee?.type === 'MemberExpression' && ['pipe', 'pipeThrough', 'compose'].includes(propertyName(callee) ?? '');
+    return definition?.type === 'VariableDeclarator' && (definition as TSESTree.VariableDeclarator).id.type === 'Identifier' && isBuilt((definition as TSESTree.VariableDeclarator).init as Node | null);
   }
   return false;
 }
