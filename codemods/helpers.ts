@@ -2,7 +2,7 @@ import type { Layout } from './layout.js';
 import { DRAIN_HAND_OFF_METHOD } from '../rules/analysis/hand-off.js';
 
 /**
- * The two small functions a rewritten file gets (once each, at its end, shared by all its sites). Written here with
+ * The small functions a rewritten file gets (once each, at its end, shared by all its sites). Written here with
  * two-space indentation and semicolons; {@link helperText} lays them out like the file. No line starts with `(` or
  * `[`, so a file without semicolons reads them the same way.
  */
@@ -44,12 +44,18 @@ async function NAME(reader, budgetMs) {
 
 const LOOP_TS = `/**
  * drainguard: iterates source for a \`for await\` loop. After drainInBackground() (at the terminal event) the loop may
- * be left at once: the rest of source is read in the background and discarded, so that its keep-alive connection goes
- * back to the pool, and after budgetMs milliseconds (0: no limit) onBudget (else the reader held here, or destroy())
+ * be left at once: the rest is read in the background and discarded (from bodyReader, the real body of a parser fed by
+ * tapBody(), as raw bytes; else from source), so that its keep-alive connection goes back to the pool, and after
+ * budgetMs milliseconds (0: no limit) onBudget (else bodyReader's or the reader held here's cancel(), or destroy())
  * ends that read. Leaving the loop any other way closes source at once, as before. Errors after the terminal event are
  * swallowed. See drainguard's docs/rules/no-early-stream-close.md.
  */
-function NAME<S extends AsyncIterable<T>, T>(source: S & AsyncIterable<T>, budgetMs: number, onBudget?: { abort(): void } | (() => unknown)) {
+function NAME<S extends AsyncIterable<T>, T>(
+  source: S & AsyncIterable<T>,
+  budgetMs: number,
+  onBudget?: { abort(): void } | (() => unknown),
+  bodyReader?: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> },
+) {
   const stream = source as AsyncIterable<T> & {
     getReader?(): { read(): Promise<IteratorResult<T>>; cancel(): Promise<void> };
     destroy?(): void;
@@ -62,6 +68,7 @@ function NAME<S extends AsyncIterable<T>, T>(source: S & AsyncIterable<T>, budge
   const giveUp = (): unknown => {
     if (typeof onBudget === 'function') return onBudget();
     if (onBudget) return onBudget.abort();
+    if (bodyReader) return bodyReader.cancel();
     if (held) return held.cancel();
     if (stream.destroy) return stream.destroy();
     return iterator.return?.();
@@ -84,7 +91,7 @@ function NAME<S extends AsyncIterable<T>, T>(source: S & AsyncIterable<T>, budge
       const timer = budgetMs > 0 ? setTimeout(() => void Promise.resolve().then(giveUp).catch(() => {}), budgetMs) : undefined;
       void (async () => {
         try {
-          while (!(await iterator.next()).done) {
+          while (!(await (bodyReader ? bodyReader.read() : iterator.next())).done) {
             // discard what follows the terminal event
           }
         } catch {
@@ -101,12 +108,13 @@ function NAME<S extends AsyncIterable<T>, T>(source: S & AsyncIterable<T>, budge
 
 const LOOP_JS = `/**
  * drainguard: iterates source for a \`for await\` loop. After drainInBackground() (at the terminal event) the loop may
- * be left at once: the rest of source is read in the background and discarded, so that its keep-alive connection goes
- * back to the pool, and after budgetMs milliseconds (0: no limit) onBudget (else the reader held here, or destroy())
+ * be left at once: the rest is read in the background and discarded (from bodyReader, the real body of a parser fed by
+ * tapBody(), as raw bytes; else from source), so that its keep-alive connection goes back to the pool, and after
+ * budgetMs milliseconds (0: no limit) onBudget (else bodyReader's or the reader held here's cancel(), or destroy())
  * ends that read. Leaving the loop any other way closes source at once, as before. Errors after the terminal event are
  * swallowed. See drainguard's docs/rules/no-early-stream-close.md.
  */
-function NAME(source, budgetMs, onBudget) {
+function NAME(source, budgetMs, onBudget, bodyReader) {
   // A web stream is read through a reader held here: its cancel() also ends a pending read.
   const held = onBudget === undefined && typeof source.getReader === 'function' ? source.getReader() : undefined;
   const iterator = held
@@ -115,6 +123,7 @@ function NAME(source, budgetMs, onBudget) {
   const giveUp = () => {
     if (typeof onBudget === 'function') return onBudget();
     if (onBudget) return onBudget.abort();
+    if (bodyReader) return bodyReader.cancel();
     if (held) return held.cancel();
     if (source.destroy) return source.destroy();
     return iterator.return?.();
@@ -137,7 +146,7 @@ function NAME(source, budgetMs, onBudget) {
       const timer = budgetMs > 0 ? setTimeout(() => void Promise.resolve().then(giveUp).catch(() => {}), budgetMs) : undefined;
       void (async () => {
         try {
-          while (!(await iterator.next()).done) {
+          while (!(await (bodyReader ? bodyReader.read() : iterator.next())).done) {
             // discard what follows the terminal event
           }
         } catch {
@@ -150,16 +159,68 @@ function NAME(source, budgetMs, onBudget) {
   };
 }`;
 
-export type HelperKind = 'reader' | 'loop';
+const TAP_TS = `/**
+ * drainguard: hands a parser a stand-in for a fetch Response (same status and headers) or for its body, read through a
+ * reader of the real body held here, so that after the terminal event drainable() reads that reader to the end as raw
+ * bytes instead of running the parser over the rest. Anything else is handed over unchanged, without a reader. See
+ * drainguard's docs/rules/no-early-stream-close.md.
+ */
+function NAME<R>(raw: R): { standIn: R; reader?: ReadableStreamDefaultReader<Uint8Array> } {
+  const body: ReadableStream<Uint8Array> | null = raw instanceof Response ? raw.body : raw instanceof ReadableStream ? raw : null;
+  if (!body || body.locked) return { standIn: raw };
+  const reader = body.getReader();
+  // highWaterMark 0: the stand-in reads only when the parser asks, never ahead of it.
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const chunk = await reader.read();
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  const standIn = raw instanceof Response ? new Response(stream, raw) : stream;
+  return { standIn: standIn as unknown as R, reader };
+}`;
 
-export const HELPER_BASE_NAMES: Record<HelperKind, string> = { reader: 'drainReader', loop: 'drainable' };
+const TAP_JS = `/**
+ * drainguard: hands a parser a stand-in for a fetch Response (same status and headers) or for its body, read through a
+ * reader of the real body held here, so that after the terminal event drainable() reads that reader to the end as raw
+ * bytes instead of running the parser over the rest. Anything else is handed over unchanged, without a reader. See
+ * drainguard's docs/rules/no-early-stream-close.md.
+ */
+function NAME(raw) {
+  const body = raw instanceof Response ? raw.body : raw instanceof ReadableStream ? raw : null;
+  if (!body || body.locked) return { standIn: raw };
+  const reader = body.getReader();
+  // highWaterMark 0: the stand-in reads only when the parser asks, never ahead of it.
+  const stream = new ReadableStream(
+    {
+      async pull(controller) {
+        const chunk = await reader.read();
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return { standIn: raw instanceof Response ? new Response(stream, raw) : stream, reader };
+}`;
+
+export type HelperKind = 'reader' | 'loop' | 'tap';
+
+export const HELPER_BASE_NAMES: Record<HelperKind, string> = { reader: 'drainReader', loop: 'drainable', tap: 'tapBody' };
 
 /** The method of the loop helper that hands the rest of the stream to the background drain (the rule treats it as EOF). */
 export const HAND_OFF_METHOD = DRAIN_HAND_OFF_METHOD;
 
 /** The helper's text, named `name`, laid out like the file (indent unit, semicolons, line ending). */
 export function helperText(kind: HelperKind, name: string, layout: Layout): string {
-  const template = kind === 'reader' ? (layout.typescript ? READER_TS : READER_JS) : layout.typescript ? LOOP_TS : LOOP_JS;
+  const templates: Record<HelperKind, [string, string]> = { reader: [READER_TS, READER_JS], loop: [LOOP_TS, LOOP_JS], tap: [TAP_TS, TAP_JS] };
+  const template = templates[kind][layout.typescript ? 0 : 1];
   return template
     .replace('NAME', name)
     .split('\n')
