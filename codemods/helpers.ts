@@ -165,12 +165,14 @@ const TAP_TS = `/**
  * bytes instead of running the parser over the rest. Anything else is handed over unchanged, without a reader. See
  * drainguard's docs/rules/no-early-stream-close.md.
  */
-function NAME<R>(raw: R): { standIn: R; reader?: ReadableStreamDefaultReader<Uint8Array> } {
-  const body: ReadableStream<Uint8Array> | null = raw instanceof Response ? raw.body : raw instanceof ReadableStream ? raw : null;
+function NAME<R>(raw: R): { standIn: R; reader?: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> } } {
+  // The globals, also where the file imports a type of the same name.
+  const { Response: WebResponse, ReadableStream: WebStream } = globalThis;
+  const body: typeof WebStream.prototype | null = raw instanceof WebResponse ? raw.body : raw instanceof WebStream ? raw : null;
   if (!body || body.locked) return { standIn: raw };
   const reader = body.getReader();
   // highWaterMark 0: the stand-in reads only when the parser asks, never ahead of it.
-  const stream = new ReadableStream<Uint8Array>(
+  const stream = new WebStream(
     {
       async pull(controller) {
         const chunk = await reader.read();
@@ -181,7 +183,7 @@ function NAME<R>(raw: R): { standIn: R; reader?: ReadableStreamDefaultReader<Uin
     },
     { highWaterMark: 0 },
   );
-  const standIn = raw instanceof Response ? new Response(stream, raw) : stream;
+  const standIn = raw instanceof WebResponse ? new WebResponse(stream, raw) : stream;
   return { standIn: standIn as unknown as R, reader };
 }`;
 
@@ -192,11 +194,13 @@ const TAP_JS = `/**
  * drainguard's docs/rules/no-early-stream-close.md.
  */
 function NAME(raw) {
-  const body = raw instanceof Response ? raw.body : raw instanceof ReadableStream ? raw : null;
+  // The globals, also where the file declares something of the same name.
+  const { Response: WebResponse, ReadableStream: WebStream } = globalThis;
+  const body = raw instanceof WebResponse ? raw.body : raw instanceof WebStream ? raw : null;
   if (!body || body.locked) return { standIn: raw };
   const reader = body.getReader();
   // highWaterMark 0: the stand-in reads only when the parser asks, never ahead of it.
-  const stream = new ReadableStream(
+  const stream = new WebStream(
     {
       async pull(controller) {
         const chunk = await reader.read();
@@ -207,7 +211,7 @@ function NAME(raw) {
     },
     { highWaterMark: 0 },
   );
-  return { standIn: raw instanceof Response ? new Response(stream, raw) : stream, reader };
+  return { standIn: raw instanceof WebResponse ? new WebResponse(stream, raw) : stream, reader };
 }`;
 
 export type HelperKind = 'reader' | 'loop' | 'tap';
