@@ -46,9 +46,9 @@ const LOOP_TS = `/**
  * drainguard: iterates source for a \`for await\` loop. After drainInBackground() (at the terminal event) the loop may
  * be left at once: the rest is read in the background and discarded (from bodyReader, the real body of a parser fed by
  * tapBody(), as raw bytes; else from source), so that its keep-alive connection goes back to the pool, and after
- * budgetMs milliseconds (0: no limit) onBudget (else bodyReader's or the reader held here's cancel(), or destroy())
- * ends that read. Leaving the loop any other way closes source at once, as before. Errors after the terminal event are
- * swallowed. See drainguard's docs/rules/no-early-stream-close.md.
+ * budgetMs milliseconds (0: no limit) bodyReader's cancel() (else onBudget, the reader held here's cancel(), or
+ * destroy()) ends that read. Leaving the loop any other way closes source at once, as before. Errors after the
+ * terminal event are swallowed. See drainguard's docs/rules/no-early-stream-close.md.
  */
 function NAME<S extends AsyncIterable<T>, T>(
   source: S & AsyncIterable<T>,
@@ -66,9 +66,9 @@ function NAME<S extends AsyncIterable<T>, T>(
     ? { next: () => held.read(), return: async () => (await held.cancel(), { done: true, value: undefined }) }
     : source[Symbol.asyncIterator]();
   const giveUp = (): unknown => {
+    if (bodyReader) return bodyReader.cancel();
     if (typeof onBudget === 'function') return onBudget();
     if (onBudget) return onBudget.abort();
-    if (bodyReader) return bodyReader.cancel();
     if (held) return held.cancel();
     if (stream.destroy) return stream.destroy();
     return iterator.return?.();
@@ -110,9 +110,9 @@ const LOOP_JS = `/**
  * drainguard: iterates source for a \`for await\` loop. After drainInBackground() (at the terminal event) the loop may
  * be left at once: the rest is read in the background and discarded (from bodyReader, the real body of a parser fed by
  * tapBody(), as raw bytes; else from source), so that its keep-alive connection goes back to the pool, and after
- * budgetMs milliseconds (0: no limit) onBudget (else bodyReader's or the reader held here's cancel(), or destroy())
- * ends that read. Leaving the loop any other way closes source at once, as before. Errors after the terminal event are
- * swallowed. See drainguard's docs/rules/no-early-stream-close.md.
+ * budgetMs milliseconds (0: no limit) bodyReader's cancel() (else onBudget, the reader held here's cancel(), or
+ * destroy()) ends that read. Leaving the loop any other way closes source at once, as before. Errors after the
+ * terminal event are swallowed. See drainguard's docs/rules/no-early-stream-close.md.
  */
 function NAME(source, budgetMs, onBudget, bodyReader) {
   // A web stream is read through a reader held here: its cancel() also ends a pending read.
@@ -121,9 +121,9 @@ function NAME(source, budgetMs, onBudget, bodyReader) {
     ? { next: () => held.read(), return: async () => (await held.cancel(), { done: true, value: undefined }) }
     : source[Symbol.asyncIterator]();
   const giveUp = () => {
+    if (bodyReader) return bodyReader.cancel();
     if (typeof onBudget === 'function') return onBudget();
     if (onBudget) return onBudget.abort();
-    if (bodyReader) return bodyReader.cancel();
     if (held) return held.cancel();
     if (source.destroy) return source.destroy();
     return iterator.return?.();
@@ -179,7 +179,7 @@ function NAME<R>(raw: R): { standIn: R; reader?: { read(): Promise<{ done?: bool
         if (chunk.done) controller.close();
         else controller.enqueue(chunk.value);
       },
-      cancel: (reason) => reader.cancel(reason),
+      cancel: (reason) => reader.cancel(reason).finally(() => reader.releaseLock()),
     },
     { highWaterMark: 0 },
   );
@@ -207,7 +207,7 @@ function NAME(raw) {
         if (chunk.done) controller.close();
         else controller.enqueue(chunk.value);
       },
-      cancel: (reason) => reader.cancel(reason),
+      cancel: (reason) => reader.cancel(reason).finally(() => reader.releaseLock()),
     },
     { highWaterMark: 0 },
   );
