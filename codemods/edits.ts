@@ -116,7 +116,7 @@ export class EditBuilder {
   edits(): Edit[] {
     if (this.changes.length === 0) return [];
     const appended = [...this.helperNames]
-      .filter(([, name]) => !declaresHelper(this.text, name))
+      .filter(([kind, name]) => !declaresHelper(this.text, name, kind))
       .map(([kind, name]) => helperText(kind, name, this.layout));
     if (appended.length === 0) return [...this.changes];
     const eol = this.layout.eol;
@@ -131,7 +131,7 @@ export class EditBuilder {
     if (name) return name;
     const base = HELPER_BASE_NAMES[kind];
     name = base;
-    for (let suffix = 2; !declaresHelper(this.text, name) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
+    for (let suffix = 2; !declaresHelper(this.text, name, kind) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
     this.helperNames.set(kind, name);
     return name;
   }

@@ -236,7 +236,14 @@ export function helperText(kind: HelperKind, name: string, layout: Layout): stri
     .join(layout.eol);
 }
 
-/** Whether the file already declares this helper (a file rewritten before): its sites then share it. */
-export function declaresHelper(text: string, name: string): boolean {
-  return new RegExp(`drainguard:[^]*?\\*/\\s*(async\\s+)?function ${name}\\b`).test(text);
+/**
+ * Whether the file already declares this helper (a file rewritten before): its sites then share it. A loop helper
+ * written before it took a bodyReader (an older drainguard) is not this helper: new sites get one of another name.
+ */
+export function declaresHelper(text: string, name: string, kind?: HelperKind): boolean {
+  const declaration = new RegExp(`drainguard:[^]*?\\*/\\s*(async\\s+)?function ${name}\\b`).exec(text);
+  if (!declaration) return false;
+  if (kind !== 'loop') return true;
+  // The parameter list ends at the first `) {`; no type in it contains one.
+  return /^(?:(?!\) \{)[^])*\bbodyReader\b/.test(text.slice(declaration.index + declaration[0].length));
 }
