@@ -27,7 +27,7 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response
   if (!variable || variable.defs.length !== 1) return null;
   if (variable.references.some((reference) => reference.writeExpr && !reference.init)) return null;
   const def = variable.defs[0]!;
-  const annotated = annotationKind((def.name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation, node, sourceCode);
+  const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
   if (def.type !== 'Variable') return null;
   const init = (def.node as TSESTree.VariableDeclarator).init as Node | null;
@@ -40,6 +40,32 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response
   }
   if (init.type === 'MemberExpression') return webBodyKind(init, sourceCode) === 'body' ? 'body' : null;
   return null;
+}
+
+/**
+ * The type written for a binding: its own annotation, or, for `{ response }` destructured from an annotated object
+ * (`({ response }: { response: Response })`, `const { response } = args` with `args: { response: Response }`), the
+ * type of that member in the annotation.
+ */
+function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | undefined {
+  const own = (name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+  if (own) return own;
+  const property = name.parent;
+  if (property?.type !== 'Property' || property.value !== name || property.computed || property.parent?.type !== 'ObjectPattern') return undefined;
+  const key = property.key.type === 'Identifier' ? property.key.name : null;
+  const pattern = property.parent;
+  let objectType = pattern.typeAnnotation?.typeAnnotation;
+  if (!objectType && pattern.parent?.type === 'VariableDeclarator' && pattern.parent.id === pattern && pattern.parent.init?.type === 'Identifier') {
+    const source = lookup(pattern.parent.init.name, pattern.parent.init as Node, sourceCode);
+    if (source?.defs.length === 1) objectType = (source.defs[0]!.name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+  }
+  if (!key || objectType?.type !== 'TSTypeLiteral') return undefined;
+  for (const member of objectType.members) {
+    if (member.type === 'TSPropertySignature' && !member.computed && member.key.type === 'Identifier' && member.key.name === key) {
+      return member.typeAnnotation?.typeAnnotation;
+    }
+  }
+  return undefined;
 }
 
 function annotationKind(type: TSESTree.TypeNode | undefined, at: Node, sourceCode: SourceCode): 'response' | 'body' | null {
