@@ -15,6 +15,7 @@ import {
   fixture,
   recipeBlock,
   recipeCommands,
+  recipeFileName,
   run,
   shell,
   userEnv,
@@ -74,11 +75,16 @@ beforeAll(async () => {
 /** A directory of the user's project with these files (paths relative to it). */
 function scenario(name: string, files: Record<string, string>): string {
   const dir = join(project, 'scenarios', name);
+  mkdirSync(dir, { recursive: true });
+  writeFiles(dir, files);
+  return dir;
+}
+
+function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  return dir;
 }
 
 function read(dir: string, path: string): string {
@@ -87,6 +93,12 @@ function read(dir: string, path: string): string {
 
 const npx = (dir: string, ...args: string[]): Promise<RunResult> => run('npx', args, { cwd: dir });
 
+/** A config recipe as a file entry of a scenario, under the name its first line gives. */
+function configRecipe(label: string): Record<string, string> {
+  const block = recipeBlock('eslint-flat-config.md', label);
+  return { [recipeFileName(block)]: block };
+}
+
 interface Finding {
   ruleId: string | null;
   line: number;
@@ -94,9 +106,13 @@ interface Finding {
   fatal?: boolean;
 }
 
-/** `npx eslint --format json` in dir: findings per file (relative path), optionally only drainguard's and fatal ones. */
+/**
+ * `eslint --format json` (the project's installed ESLint, as `npx eslint` runs it; also from a
+ * sub-project with its own package.json) in dir: findings per file (relative path), optionally
+ * only drainguard's and fatal ones.
+ */
 async function eslint(dir: string, args: string[], onlyOurs = false): Promise<{ result: RunResult; findings: Record<string, Finding[]> }> {
-  const result = await npx(dir, 'eslint', '--format', 'json', ...args);
+  const result = await run(join(project, 'node_modules/.bin/eslint'), ['--format', 'json', ...args], { cwd: dir });
   expect([0, 1], describeRun(result)).toContain(result.code);
   const files = JSON.parse(result.stdout) as { filePath: string; messages: (Finding & { severity: number })[] }[];
   const findings: Record<string, Finding[]> = {};
@@ -165,7 +181,7 @@ describe('the tarball', () => {
 
 describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)", () => {
   it('reports the early closes of a TS and a JS file at their exact positions and nothing on clean files', async () => {
-    const dir = scenario('eslint-ts', { 'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-ts'), ...lintSources });
+    const dir = scenario('eslint-ts', { ...configRecipe('eslint-ts'), ...lintSources });
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual(expectedLint);
     expect(result.code).toBe(1);
@@ -181,12 +197,12 @@ describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)",
 
   it('works for JavaScript without typescript-eslint', async () => {
     const dir = scenario('eslint-js', {
-      'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-js'),
+      ...configRecipe('eslint-js'),
       'src/early.js': early.js.input,
       'src/early.mjs': forAwait.input,
       'src/clean.js': early.js.output,
     });
-    expect(read(dir, 'eslint.config.js')).not.toContain('typescript-eslint');
+    expect(read(dir, 'eslint.config.mjs')).not.toContain('typescript-eslint');
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual({
       'src/early.js': [at(early.js.sites[0]!)],
@@ -197,11 +213,51 @@ describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)",
 
   it('works added to typescript-eslint’s recommended config', async () => {
     const dir = scenario('eslint-tseslint', {
-      'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-tseslint-recommended'),
+      ...configRecipe('eslint-tseslint-recommended'),
       ...lintSources,
     });
     const { result, findings } = await eslint(dir, ['src'], true);
     expect(findings, describeRun(result)).toEqual(expectedLint);
+  }, 180_000);
+});
+
+describe('the flat config recipes in a CommonJS project (what `npm init -y` makes)', () => {
+  /** A scenario that is its own package, created by `npm init -y`; ESLint and drainguard resolve from the project above it. */
+  async function commonJsScenario(name: string, files: Record<string, string>): Promise<string> {
+    const dir = scenario(name, {});
+    const init = await run('npm', ['init', '-y'], { cwd: dir });
+    expect(init.code, describeRun(init)).toBe(0);
+    expect((JSON.parse(read(dir, 'package.json')) as { type?: string }).type).toBe('commonjs');
+    writeFiles(dir, files);
+    return dir;
+  }
+
+  it('every config recipe names its file eslint.config.mjs', () => {
+    for (const label of ['eslint-ts', 'eslint-js', 'eslint-tseslint-recommended']) {
+      expect(recipeFileName(recipeBlock('eslint-flat-config.md', label)), label).toBe('eslint.config.mjs');
+    }
+  });
+
+  it('the TypeScript recipe reports the same as in an ES module project', async () => {
+    const dir = await commonJsScenario('eslint-ts-commonjs', configRecipe('eslint-ts'));
+    writeFiles(dir, lintSources);
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual(expectedLint);
+    expect(result.code).toBe(1);
+  }, 180_000);
+
+  it('the JavaScript recipe reports the same, where the same text as eslint.config.js fails to load', async () => {
+    const block = recipeBlock('eslint-flat-config.md', 'eslint-js');
+    const sources = { 'src/early.js': early.js.input, 'src/clean.js': early.js.output };
+    const dir = await commonJsScenario('eslint-js-commonjs', configRecipe('eslint-js'));
+    writeFiles(dir, sources);
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual({ 'src/early.js': [at(early.js.sites[0]!)], 'src/clean.js': [] });
+
+    const misnamed = await commonJsScenario('eslint-js-commonjs-misnamed', { 'eslint.config.js': block });
+    writeFiles(misnamed, sources);
+    const failed = await run(join(project, 'node_modules/.bin/eslint'), ['src'], { cwd: misnamed });
+    expect(failed.code, describeRun(failed)).toBe(2);
   }, 180_000);
 });
 
@@ -243,7 +299,7 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
 
   it("leaves code that the user's ESLint finds clean (the manual site stays reported)", async () => {
     const dir = join(project, 'scenarios/jscodeshift');
-    writeFileSync(join(dir, 'eslint.config.js'), recipeBlock('eslint-flat-config.md', 'eslint-ts'));
+    writeFileSync(join(dir, 'eslint.config.mjs'), recipeBlock('eslint-flat-config.md', 'eslint-ts'));
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual({
       'src/early.ts': [],

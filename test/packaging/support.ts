@@ -73,6 +73,13 @@ export function recipeBlock(file: string, label: string): string {
   return match[1]!;
 }
 
+/** The file a config recipe names in its first line (`// eslint.config.mjs`). */
+export function recipeFileName(block: string): string {
+  const name = /^\/\/ ([\w.-]+)\n/.exec(block)?.[1];
+  if (!name) throw new Error(`the recipe does not start with a comment naming its file:\n${block}`);
+  return name;
+}
+
 /** A shell recipe's commands, one per line, without comments and blank lines. */
 export function recipeCommands(file: string, label: string): string[] {
   return recipeBlock(file, label)
