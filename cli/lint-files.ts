@@ -16,17 +16,24 @@ export interface LintFilesOptions {
   prefilter?: boolean;
 }
 
+export interface LintedFiles {
+  /** One result per file, in the order given. */
+  results: ESLint.LintResult[];
+  /** How many files were parsed (the others were ruled out by the pre-filter or could not be read). */
+  parsed: number;
+}
+
 /**
  * Lints files (absolute paths): reads each once, skips the parse of files the pre-filter rules
- * out (they get a clean result), lints the others from the text read. One result per file, in
- * the order given.
+ * out (they get a clean result), lints the others from the text read.
  */
-export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<ESLint.LintResult[]> {
+export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<LintedFiles> {
   const prefilter = options.prefilter ?? true;
   const linter = new TextLinter({ cwd: options.cwd, types: options.types });
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
   const results: ESLint.LintResult[] = [];
+  let parsed = 0;
   for (const filePath of files) {
     let text: string;
     try {
@@ -36,7 +43,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       continue;
     }
     if (prefilter && !mayReport(text, filePath)) results.push(cleanResult(filePath));
-    else results.push(await linter.lint(text, filePath));
+    else {
+      parsed++;
+      results.push(await linter.lint(text, filePath));
+    }
   }
-  return linter.finish(results);
+  return { results: await linter.finish(results), parsed };
 }

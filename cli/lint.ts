@@ -2,6 +2,7 @@ import { collectFilesOrReport } from './files.js';
 import { formatResults, stdoutSupportsColor } from './format.js';
 import { parseLintArgs } from './lint-args.js';
 import { lintFiles } from './lint-files.js';
+import { lintSummary } from './lint-summary.js';
 import { hasProblems } from './results.js';
 import { LINT_USAGE } from './usage.js';
 import { VERSION } from './version.js';
@@ -27,8 +28,10 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   const files = await collectFilesOrReport('lint', args.paths, cwd);
   if (!files) return 2;
 
-  const results = await lintFiles(files, { cwd, types: args.types, prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1' });
+  const { results, parsed: parsedCount } = await lintFiles(files, { cwd, types: args.types, prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1' });
   const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
   if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format.
+  if (args.format === 'stylish') process.stderr.write(lintSummary({ found: files.length, parsed: parsedCount }, results));
   return hasProblems(results) ? 1 : 0;
 }

@@ -34,6 +34,8 @@ Exit codes: 0 no problems, 1 problems or files that do not parse,
             2 usage error or a path that does not exist.
 Files whose text cannot contain a close (no close method name, no for await)
 are not parsed: they are reported clean, even if they have syntax errors.
+A stylish run ends with a summary on stderr: files found, files parsed, early
+closes (and files that do not parse).
 
 Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
 file (debugging aid: the rule reports the same, only slower; syntax errors of

@@ -10,6 +10,7 @@ import {
   FOR_AWAIT_BREAK_POSITION,
   NO_CLOSE_WORDS_JS,
   UNPARSABLE_JS,
+  UNPARSABLE_NO_CLOSE_WORDS_JS,
 } from './sources.js';
 import { CLI, RULE_ID, parseJson, resultFor, runCli, tempProject } from './helpers.js';
 import { sarifValidator } from './sarif-schema.js';
@@ -54,6 +55,43 @@ describe('drainguard lint --format stylish (default)', () => {
     const plain = onTty({ NO_COLOR: '1' });
     expect(plain).toContain('9:13  error');
     expect(plain).not.toMatch(ANSI);
+  });
+});
+
+describe('the summary of a stylish run (stderr)', () => {
+  const files = {
+    'a/stream.js': EARLY_CANCEL_JS,
+    'a/events.mjs': FOR_AWAIT_BREAK_JS,
+    'b/math.js': NO_CLOSE_WORDS_JS,
+    'b/broken.js': UNPARSABLE_JS,
+    'b/skipped.js': UNPARSABLE_NO_CLOSE_WORDS_JS,
+  };
+
+  it('counts the files found, the files parsed, the early closes and the files that do not parse', async () => {
+    const dir = tempProject(files);
+    const run = await runCli(['lint'], dir);
+    expect(run.code).toBe(1);
+    // math.js and skipped.js hold no close method name and no for await: found, not parsed.
+    expect(run.stderr).toBe('drainguard lint: 5 files found, 3 parsed, 2 early closes, 1 file that does not parse.\n');
+    expect(run.stdout).toContain('✖ 3 problems (3 errors, 0 warnings)');
+    expect(run.stdout).not.toContain('drainguard lint:');
+  });
+
+  it('counts every file as parsed without the pre-filter, and a path given explicitly alone', async () => {
+    const dir = tempProject(files);
+    const everything = await runCli(['lint'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
+    expect(everything.stderr).toBe('drainguard lint: 5 files found, 5 parsed, 2 early closes, 2 files that do not parse.\n');
+    const one = await runCli(['lint', 'b/math.js'], dir);
+    expect(one).toEqual({ code: 0, stdout: '', stderr: 'drainguard lint: 1 file found, 0 parsed, 0 early closes.\n' });
+  });
+
+  it('is not written for json and sarif, whose output is read by programs', async () => {
+    const dir = tempProject(files);
+    for (const format of ['json', 'sarif']) {
+      const run = await runCli(['lint', '--format', format], dir);
+      expect(run.code, format).toBe(1);
+      expect(run.stderr, format).toBe('');
+    }
   });
 });
 
