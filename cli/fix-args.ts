@@ -10,6 +10,7 @@ export interface FixArgs {
   verify: boolean;
   force: boolean;
   help: boolean;
+  version: boolean;
 }
 
 export type ParsedFixArgs = { ok: true; args: FixArgs } | { ok: false; error: string };
@@ -30,6 +31,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
         verify: { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -51,6 +53,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       verify: values.verify,
       force: values.force,
       help: values.help,
+      version: values.version,
     },
   };
 }

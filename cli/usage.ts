@@ -60,6 +60,12 @@ Options:
   --force                rewrite even when the git work tree has uncommitted
                          changes (fix refuses by default)
   -h, --help             show this help
+  --version              print the version
+
+With --print, stdout holds only the diffs (paths relative to the git work
+tree's top level, else to the common directory of the files), so
+'drainguard fix --dry --print > p.diff && git apply p.diff' works; the site
+report goes to stderr.
 
 Writes are atomic (temporary file + rename): an interrupted run leaves every
 file either unchanged or fully rewritten.
