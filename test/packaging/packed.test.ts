@@ -3,7 +3,7 @@
 // then the user's own tools on it, running the recipes of docs/recipes/ verbatim.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,10 @@ import {
 } from './support.js';
 
 const RULE_ID = 'drainguard/no-early-stream-close';
-const USER_DEPENDENCIES = ['eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
+const ownDevDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+// oxlint's native binary ships inside its npm package (an optional dependency per platform).
+const OXLINT = `oxlint@${ownDevDependencies.oxlint!}`;
+const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
 const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
@@ -258,6 +261,100 @@ describe('the flat config recipes in a CommonJS project (what `npm init -y` make
     writeFiles(misnamed, sources);
     const failed = await run(join(project, 'node_modules/.bin/eslint'), ['src'], { cwd: misnamed });
     expect(failed.code, describeRun(failed)).toBe(2);
+  }, 180_000);
+});
+
+describe('the plugin in oxlint (docs/recipes/oxlint.md)', () => {
+  interface Report {
+    file: string;
+    line: number;
+    column: number;
+    message: string;
+  }
+  const byPosition = (a: Report, b: Report): number => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+
+  /** `oxlint --format json` in dir: drainguard's reports (oxlint's own default rules may report other things). */
+  async function oxlintReports(dir: string): Promise<Report[]> {
+    const result = await run(join(project, 'node_modules/.bin/oxlint'), ['--format', 'json'], { cwd: dir });
+    expect([0, 1], describeRun(result)).toContain(result.code);
+    const { diagnostics } = JSON.parse(result.stdout) as {
+      diagnostics: { code: string; message: string; filename: string; labels: { span: { line: number; column: number } }[] }[];
+    };
+    return diagnostics
+      .filter((diagnostic) => diagnostic.code === 'drainguard(no-early-stream-close)')
+      .map(({ filename, labels, message }) => ({ file: filename, line: labels[0]!.span.line, column: labels[0]!.span.column, message }))
+      .sort(byPosition);
+  }
+
+  /** The user's ESLint with the flat config recipe, in dir: drainguard's reports (and no fatal error). */
+  async function eslintReports(dir: string): Promise<Report[]> {
+    const result = await run(join(project, 'node_modules/.bin/eslint'), ['--format', 'json', '.'], { cwd: dir });
+    expect([0, 1], describeRun(result)).toContain(result.code);
+    const files = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string | null; fatal?: boolean; line: number; column: number; message: string }[] }[];
+    expect(files.flatMap((file) => file.messages.filter((message) => message.fatal))).toEqual([]);
+    return files
+      .flatMap((file) =>
+        file.messages
+          .filter((message) => message.ruleId === RULE_ID)
+          .map(({ line, column, message }) => ({ file: relative(dir, file.filePath), line, column, message })),
+      )
+      .sort(byPosition);
+  }
+
+  const examples = Object.fromEntries(
+    ['sse-chat-client.ts', 'message-stream.js', 'mcp-tool-call.ts', 'drained-client.ts'].map((name) => [`examples/${name}`, read(join(ROOT, 'examples'), name)]),
+  );
+  const clean = { 'src/clean.ts': early.ts.output, 'src/clean.js': early.js.output, 'src/component.tsx': component.output };
+
+  it('the config recipe enables only drainguard’s rule, through jsPlugins', () => {
+    expect(JSON.parse(recipeBlock('oxlint.md', 'oxlint-config'))).toEqual({
+      jsPlugins: ['drainguard'],
+      rules: { 'drainguard/no-early-stream-close': 'error' },
+    });
+    expect(recipeCommands('oxlint.md', 'oxlint-run')).toEqual(['npx oxlint']);
+  });
+
+  it('reports what ESLint reports on the examples, at the same lines and columns with the same messages, and nothing on clean files', async () => {
+    const dir = scenario('oxlint', {
+      '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'),
+      ...configRecipe('eslint-ts'),
+      ...examples,
+      ...clean,
+      'src/early.ts': early.ts.input,
+    });
+    const viaOxlint = await oxlintReports(dir);
+    expect(viaOxlint.map(({ file, line, column }) => `${file}:${line}:${column}`)).toEqual([
+      'examples/mcp-tool-call.ts:54:7',
+      'examples/message-stream.js:28:40',
+      'examples/sse-chat-client.ts:30:15',
+      `src/early.ts:${early.ts.sites[0]!.line}:${early.ts.sites[0]!.column}`,
+    ]);
+    expect(viaOxlint).toEqual(await eslintReports(dir));
+
+    // The recipe's own command, as typed: exit 1 on the reports.
+    const typed = await shell(recipeCommands('oxlint.md', 'oxlint-run')[0]!, dir);
+    expect(typed.code, describeRun(typed)).toBe(1);
+    expect(typed.stdout).toContain('drainguard(no-early-stream-close)');
+
+    const cleanOnly = scenario('oxlint-clean', { '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'), ...clean, 'examples/drained-client.ts': examples['examples/drained-client.ts']! });
+    expect(await oxlintReports(cleanOnly)).toEqual([]);
+  }, 180_000);
+
+  // SDK files of the corpus (`npm run corpus` installs them outside the repository; never committed).
+  const corpusModules = join(process.env.DRAINGUARD_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'drainguard-corpus'), 'node_modules');
+  const sdkFiles = ['@mistralai/mistralai/src/lib/event-streams.ts', '@openrouter/sdk/esm/lib/event-streams.js'];
+  const haveCorpus = sdkFiles.every((file) => existsSync(join(corpusModules, file)));
+  if (!haveCorpus) console.log(`skipping the oxlint corpus check: run \`npm run corpus\` to install the SDKs into ${corpusModules}`);
+  it.skipIf(!haveCorpus)('reports what ESLint reports on SDK files of the corpus (the cancel after `done` of the Speakeasy template)', async () => {
+    const dir = scenario('oxlint-corpus', {
+      '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'),
+      ...configRecipe('eslint-ts'),
+      ...Object.fromEntries(sdkFiles.map((file) => [`sdk/${file}`, readFileSync(join(corpusModules, file), 'utf8')])),
+    });
+    const viaOxlint = await oxlintReports(dir);
+    // The lines ../shared/corpus/expected.tsv lists as true positives.
+    expect(viaOxlint.map((report) => `${report.file}:${report.line}`)).toEqual([`sdk/${sdkFiles[0]}:49`, `sdk/${sdkFiles[1]}:50`]);
+    expect(viaOxlint).toEqual(await eslintReports(dir));
   }, 180_000);
 });
 
