@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ESLint, type Linter, type Rule } from 'eslint';
-import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../codemods/language.js';
+import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../rules/parser-options.js';
 import plugin from '../rules/index.js';
 
 export const RULE_NAME = 'no-early-stream-close';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { isTypeScriptPath } from '../codemods/language.js';
+import { isTypeScriptPath } from '../rules/parser-options.js';
 import { rewrite } from '../codemods/rewrite.js';
 import { collectFilesOrReport } from './files.js';
 import { mayReport } from './for-await-check.js';

@@ -1,5 +1,5 @@
 import type { ESLint } from 'eslint';
-import { mayBeScript } from '../codemods/language.js';
+import { mayBeScript } from '../rules/parser-options.js';
 import { createDefaultProgram } from './default-program.js';
 import { createESLint, type ESLintSetupOptions } from './eslint-setup.js';
 import { crashResult, isFatal, keepOwnMessages } from './results.js';
