@@ -28,7 +28,12 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   const files = await collectFilesOrReport('lint', args.paths, cwd);
   if (!files) return 2;
 
-  const { results, parsed: parsedCount } = await lintFiles(files, { cwd, types: args.types, prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1' });
+  const { results, parsed: parsedCount } = await lintFiles(files, {
+    cwd,
+    types: args.types,
+    prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1',
+    engine: process.env.DRAINGUARD_ENGINE === 'eslint' ? 'eslint' : 'auto',
+  });
   const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
   if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format.
