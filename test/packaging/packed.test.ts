@@ -23,9 +23,10 @@ import {
 } from './support.js';
 
 const RULE_ID = 'drainguard/no-early-stream-close';
-const ownDevDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
-// oxlint's native binary ships inside its npm package (an optional dependency per platform).
-const OXLINT = `oxlint@${ownDevDependencies.oxlint!}`;
+const ownDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+// The oxlint recipe installs oxlint as its docs say, at the version drainguard depends on (its native
+// binary ships inside the npm package, an optional dependency per platform).
+const OXLINT = `oxlint@${ownDependencies.oxlint!}`;
 const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
 const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -453,6 +454,25 @@ describe('the CLI from the installed package', () => {
 
     const clean = await npx(dir, 'drainguard', 'lint', 'clean');
     expect(clean.code, describeRun(clean)).toBe(0);
+  }, 180_000);
+
+  it('drainguard lint runs the rule through oxlint: the same JSON as through ESLint, without loading the TypeScript compiler', async () => {
+    const dir = scenario('cli-engines', { 'src/early.ts': early.ts.input, 'src/early.js': early.js.input, 'src/clean.ts': early.ts.output });
+    const record = join(dir, 'loaded.json');
+    const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record };
+    const viaOxlint = await run('npx', ['drainguard', 'lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv(preload) });
+    expect(viaOxlint.code, describeRun(viaOxlint)).toBe(1);
+    const loaded = JSON.parse(read(dir, 'loaded.json')) as string[];
+    expect(loaded).toContain('eslint');
+    expect(loaded).not.toContain('typescript');
+    const viaEslint = await run('npx', ['drainguard', 'lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
+    expect(viaOxlint.stdout).toBe(viaEslint.stdout);
+    const results = JSON.parse(viaOxlint.stdout) as { filePath: string; messages: { line: number; column: number }[] }[];
+    expect(results.map((result) => [relative(dir, result.filePath), result.messages.map(({ line, column }) => ({ line, column }))])).toEqual([
+      ['src/clean.ts', []],
+      ['src/early.js', [{ line: early.js.sites[0]!.line, column: early.js.sites[0]!.column }]],
+      ['src/early.ts', [{ line: early.ts.sites[0]!.line, column: early.ts.sites[0]!.column }]],
+    ]);
   }, 180_000);
 
   it('drainguard --version prints the package version', async () => {
