@@ -460,12 +460,14 @@ describe('the CLI from the installed package', () => {
     const dir = scenario('cli-engines', { 'src/early.ts': early.ts.input, 'src/early.js': early.js.input, 'src/clean.ts': early.ts.output });
     const record = join(dir, 'loaded.json');
     const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record };
-    const viaOxlint = await run('npx', ['drainguard', 'lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv(preload) });
+    // The installed bin itself, not npx: the preload records the packages of the last process to exit.
+    const drainguard = join(project, 'node_modules/.bin/drainguard');
+    const viaOxlint = await run(drainguard, ['lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv(preload) });
     expect(viaOxlint.code, describeRun(viaOxlint)).toBe(1);
     const loaded = JSON.parse(read(dir, 'loaded.json')) as string[];
     expect(loaded).toContain('eslint');
     expect(loaded).not.toContain('typescript');
-    const viaEslint = await run('npx', ['drainguard', 'lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
+    const viaEslint = await run(drainguard, ['lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
     expect(viaOxlint.stdout).toBe(viaEslint.stdout);
     const results = JSON.parse(viaOxlint.stdout) as { filePath: string; messages: { line: number; column: number }[] }[];
     expect(results.map((result) => [relative(dir, result.filePath), result.messages.map(({ line, column }) => ({ line, column }))])).toEqual([
