@@ -102,13 +102,17 @@ export class OxlintEngine {
 
 /**
  * ESLint-shaped results for the files of a batch. A file with any diagnostic that is not
- * drainguard's (a parse error: no other rule runs) is left out.
+ * drainguard's (a parse error: no other rule runs) is left out; so is the whole batch when a
+ * diagnostic names a file that is not in it (a path oxlint spelled differently: no file of the
+ * batch could then be called clean).
  */
 function toResults(batch: readonly SourceFile[], diagnostics: readonly OxlintDiagnostic[], cwd: string): Map<string, ESLint.LintResult> {
   const byFile = new Map<string, OxlintDiagnostic[]>();
   const failed = new Set<string>();
+  const inBatch = new Set(batch.map((file) => file.filePath));
   for (const diagnostic of diagnostics) {
     const filePath = path.resolve(cwd, diagnostic.filename);
+    if (!inBatch.has(filePath)) return new Map();
     if (diagnostic.code !== OXLINT_CODE || !diagnostic.labels?.[0]) failed.add(filePath);
     else byFile.set(filePath, [...(byFile.get(filePath) ?? []), diagnostic]);
   }

@@ -39,7 +39,9 @@ closes (and files that do not parse).
 
 Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
 file (debugging aid: the rule reports the same, only slower; syntax errors of
-files without a close become visible).
+files without a close become visible). DRAINGUARD_ENGINE=eslint|oxlint runs
+the rule through that engine only (default auto: oxlint for 256 KB or more of
+text to parse; the output is the same).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N] [--verify] [--force]

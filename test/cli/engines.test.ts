@@ -1,6 +1,7 @@
 /**
  * `drainguard lint` runs the rule through oxlint's JS plugin host where it can and through ESLint
- * elsewhere (DRAINGUARD_ENGINE=eslint: everywhere). The output must be byte for byte the same:
+ * elsewhere (DRAINGUARD_ENGINE=oxlint forces the first even on a few small files, as here;
+ * DRAINGUARD_ENGINE=eslint uses ESLint everywhere). The output must be byte for byte the same:
  * positions in UTF-16 units after non-ASCII text, CRLF and U+2028 line breaks, files oxlint cannot
  * parse, lint directives, a byte order mark, sloppy-mode scripts, JSX, .cjs.
  */
@@ -37,10 +38,10 @@ const TRICKY: Record<string, string> = {
   'tricky/top-level-return.js': `if (!globalThis.fetch) return;\n${EARLY_CANCEL_JS.replace('export ', '')}`,
 };
 
-async function bothEngines(args: string[], dir: string, env: Record<string, string> = {}): Promise<{ auto: CliRun; eslint: CliRun }> {
-  const auto = await runCli(args, dir, env);
+async function bothEngines(args: string[], dir: string, env: Record<string, string> = {}): Promise<{ oxlint: CliRun; eslint: CliRun }> {
+  const oxlint = await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'oxlint' });
   const eslint = await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'eslint' });
-  return { auto, eslint };
+  return { oxlint, eslint };
 }
 
 describe('drainguard lint through oxlint and through ESLint', () => {
@@ -49,13 +50,13 @@ describe('drainguard lint through oxlint and through ESLint', () => {
       readdirSync(path.join(ROOT, 'examples')).map((name) => [`examples/${name}`, readFileSync(path.join(ROOT, 'examples', name), 'utf8')]),
     );
     const dir = tempProject({ ...fixtureFiles(), ...examples, ...TRICKY });
-    const { auto, eslint } = await bothEngines(['lint', '--format', 'json'], dir);
-    expect(auto.code).toBe(1);
-    expect(auto.stderr).toBe('');
-    expect(auto.stdout).toBe(eslint.stdout);
-    expect(auto.code).toBe(eslint.code);
+    const { oxlint, eslint } = await bothEngines(['lint', '--format', 'json'], dir);
+    expect(oxlint.code).toBe(1);
+    expect(oxlint.stderr).toBe('');
+    expect(oxlint.stdout).toBe(eslint.stdout);
+    expect(oxlint.code).toBe(eslint.code);
 
-    const results = parseJson(auto);
+    const results = parseJson(oxlint);
     const reports = results.flatMap((result) => result.messages.filter((message) => !message.fatal));
     expect(reports.length).toBeGreaterThan(40);
     const positionsIn = (file: string) =>
@@ -70,10 +71,16 @@ describe('drainguard lint through oxlint and through ESLint', () => {
   it('prints the same stylish report and summary, and the same without the pre-filter', async () => {
     const dir = tempProject({ ...TRICKY, 'clean.js': 'export const add = (a, b) => a + b;\n' });
     const stylish = await bothEngines(['lint'], dir);
-    expect(stylish.auto).toEqual(stylish.eslint);
-    expect(stylish.auto.stderr).toBe('drainguard lint: 13 files found, 12 parsed, 9 early closes, 1 file that does not parse.\n');
+    expect(stylish.oxlint).toEqual(stylish.eslint);
+    expect(stylish.oxlint.stderr).toBe('drainguard lint: 13 files found, 12 parsed, 9 early closes, 1 file that does not parse.\n');
 
     const everything = await bothEngines(['lint', '--format', 'json'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
-    expect(everything.auto).toEqual(everything.eslint);
+    expect(everything.oxlint).toEqual(everything.eslint);
+  });
+
+  it('refuses an unknown DRAINGUARD_ENGINE (exit 2), linting nothing', async () => {
+    const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
+    const run = await runCli(['lint'], dir, { DRAINGUARD_ENGINE: 'biome' });
+    expect(run).toEqual({ code: 2, stdout: '', stderr: "drainguard lint: DRAINGUARD_ENGINE must be one of auto, eslint, oxlint, got 'biome'.\n" });
   });
 });

@@ -29,15 +29,22 @@ describe('what drainguard lint loads', () => {
     expect(await loadedBy(['lint', 'client.js'], { 'client.js': EARLY_CANCEL_JS })).toEqual({ code: 1, loaded: [] });
   });
 
-  it('loads the TypeScript parser and compiler for a TypeScript file that ESLint lints', async () => {
-    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS }, { DRAINGUARD_ENGINE: 'eslint' })).toEqual({
+  it('loads the TypeScript parser and compiler for a TypeScript file that ESLint lints (a small file: no oxlint process)', async () => {
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({
       code: 1,
       loaded: ['@typescript-eslint/parser', 'typescript'],
     });
   });
 
   it('loads neither for a TypeScript file that oxlint lints (it parses TypeScript itself)', async () => {
-    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({ code: 1, loaded: [] });
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS }, { DRAINGUARD_ENGINE: 'oxlint' })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('lets oxlint lint when there is enough to parse, also without being told', async () => {
+    // About 350 KB of TypeScript with a close: above the size where starting oxlint pays off.
+    const lines = Array.from({ length: 6000 }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`);
+    const big = `${EARLY_CANCEL_TS}${lines.join('')}`;
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': big })).toEqual({ code: 1, loaded: [] });
   });
 
   it('does not load the TypeScript parser for a TypeScript file the pre-filter skips', async () => {

@@ -459,7 +459,8 @@ describe('the CLI from the installed package', () => {
   it('drainguard lint runs the rule through oxlint: the same JSON as through ESLint, without loading the TypeScript compiler', async () => {
     const dir = scenario('cli-engines', { 'src/early.ts': early.ts.input, 'src/early.js': early.js.input, 'src/clean.ts': early.ts.output });
     const record = join(dir, 'loaded.json');
-    const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record };
+    // DRAINGUARD_ENGINE=oxlint: on files this small the CLI would otherwise not start oxlint.
+    const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record, DRAINGUARD_ENGINE: 'oxlint' };
     // The installed bin itself, not npx: the preload records the packages of the last process to exit.
     const drainguard = join(project, 'node_modules/.bin/drainguard');
     const viaOxlint = await run(drainguard, ['lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv(preload) });
