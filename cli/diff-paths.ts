@@ -43,7 +43,7 @@ function isInside(dir: string, root: string): boolean {
 
 /** The deepest directory that contains every one of the given absolute directories. */
 export function commonAncestor(dirs: readonly string[]): string {
-  let common = dirs[0]!;
+  let common = dirs[0];
   for (const dir of dirs.slice(1)) while (!isInside(dir, common)) common = path.dirname(common);
   return common;
 }

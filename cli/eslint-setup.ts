@@ -7,7 +7,7 @@ export const RULE_NAME = 'no-early-stream-close';
 export const RULE_ID = `drainguard/${RULE_NAME}`;
 
 /** The rule module (its `meta` gives the docs URL and description for SARIF). */
-export const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME]!;
+export const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME];
 
 const JS_MODULE_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs'];
 const JS_COMMONJS_FILES = ['**/*.cjs'];

@@ -133,7 +133,7 @@ const MESSAGE_PATTERNS = Object.entries(ruleModule.meta?.messages ?? {}).map(([m
 
 /** An ESLint message for one of oxlint's reports: the span is in UTF-8 bytes, ESLint counts UTF-16 units. */
 function toMessage(diagnostic: OxlintDiagnostic, text: string): Linter.LintMessage {
-  const { offset, length } = diagnostic.labels![0]!.span;
+  const { offset, length } = diagnostic.labels![0].span;
   const start = position(text, offset);
   const end = position(text, offset + length);
   const messageId = MESSAGE_PATTERNS.find(({ pattern }) => pattern.test(diagnostic.message))?.messageId;

@@ -38,7 +38,7 @@ export class TextLinter {
   private async lintWith(eslint: ESLint, text: string, filePath: string): Promise<ESLint.LintResult> {
     try {
       const [result] = await eslint.lintText(text, { filePath, warnIgnored: true });
-      return keepOwnMessages(result!);
+      return keepOwnMessages(result);
     } catch (error) {
       return crashResult(filePath, error);
     }

@@ -107,8 +107,8 @@ describe('drainguard fix --print --json', () => {
     const report = JSON.parse(json.stdout) as { files: { path: string; changed: boolean; diff?: string }[] };
     expect(report.files).toHaveLength(1);
     const printed = await runCli(['fix', '--dry', '--print'], dir);
-    expect(report.files[0]!.diff).toMatch(/^-{3} a\/src\/stream\.ts\n\+{3} b\/src\/stream\.ts\n@@ /);
-    expect(`${report.files[0]!.diff!}\n`).toBe(printed.stdout);
+    expect(report.files[0].diff).toMatch(/^-{3} a\/src\/stream\.ts\n\+{3} b\/src\/stream\.ts\n@@ /);
+    expect(`${report.files[0].diff!}\n`).toBe(printed.stdout);
 
     const withoutPrint = JSON.parse((await runCli(['fix', '--dry', '--json'], dir)).stdout) as { files: Record<string, unknown>[] };
     expect(withoutPrint.files[0]).not.toHaveProperty('diff');

@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 function recipeBlocks(markdown: string): Map<string, string> {
   const blocks = new Map<string, string>();
   for (const match of markdown.matchAll(/<!-- recipe-test: ([\w-]+) -->\r?\n```[^\n]*\n([\s\S]*?)```/g)) {
-    blocks.set(match[1]!, match[2]!);
+    blocks.set(match[1], match[2]);
   }
   return blocks;
 }

@@ -26,7 +26,7 @@ const RULE_ID = 'drainguard/no-early-stream-close';
 const ownDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
 // The oxlint recipe installs oxlint as its docs say, at the version drainguard depends on (its native
 // binary ships inside the npm package, an optional dependency per platform).
-const OXLINT = `oxlint@${ownDependencies.oxlint!}`;
+const OXLINT = `oxlint@${ownDependencies.oxlint}`;
 const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
 const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -136,8 +136,8 @@ const lintSources = {
   'src/clean.js': early.js.output,
 };
 const expectedLint = {
-  'src/early.ts': [at(early.ts.sites[0]!)],
-  'src/early.js': [at(early.js.sites[0]!)],
+  'src/early.ts': [at(early.ts.sites[0])],
+  'src/early.js': [at(early.js.sites[0])],
   'src/clean.ts': [],
   'src/clean.js': [],
 };
@@ -209,8 +209,8 @@ describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)",
     expect(read(dir, 'eslint.config.mjs')).not.toContain('typescript-eslint');
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual({
-      'src/early.js': [at(early.js.sites[0]!)],
-      'src/early.mjs': [at(forAwait.sites[0]!)],
+      'src/early.js': [at(early.js.sites[0])],
+      'src/early.mjs': [at(forAwait.sites[0])],
       'src/clean.js': [],
     });
   }, 180_000);
@@ -256,7 +256,7 @@ describe('the flat config recipes in a CommonJS project (what `npm init -y` make
     const dir = await commonJsScenario('eslint-js-commonjs', configRecipe('eslint-js'));
     writeFiles(dir, sources);
     const { result, findings } = await eslint(dir, ['src']);
-    expect(findings, describeRun(result)).toEqual({ 'src/early.js': [at(early.js.sites[0]!)], 'src/clean.js': [] });
+    expect(findings, describeRun(result)).toEqual({ 'src/early.js': [at(early.js.sites[0])], 'src/clean.js': [] });
 
     const misnamed = await commonJsScenario('eslint-js-commonjs-misnamed', { 'eslint.config.js': block });
     writeFiles(misnamed, sources);
@@ -283,7 +283,7 @@ describe('the plugin in oxlint (docs/recipes/oxlint.md)', () => {
     };
     return diagnostics
       .filter((diagnostic) => diagnostic.code === 'drainguard(no-early-stream-close)')
-      .map(({ filename, labels, message }) => ({ file: filename, line: labels[0]!.span.line, column: labels[0]!.span.column, message }))
+      .map(({ filename, labels, message }) => ({ file: filename, line: labels[0].span.line, column: labels[0].span.column, message }))
       .sort(byPosition);
   }
 
@@ -328,16 +328,16 @@ describe('the plugin in oxlint (docs/recipes/oxlint.md)', () => {
       'examples/mcp-tool-call.ts:54:7',
       'examples/message-stream.js:28:40',
       'examples/sse-chat-client.ts:30:15',
-      `src/early.ts:${early.ts.sites[0]!.line}:${early.ts.sites[0]!.column}`,
+      `src/early.ts:${early.ts.sites[0].line}:${early.ts.sites[0].column}`,
     ]);
     expect(viaOxlint).toEqual(await eslintReports(dir));
 
     // The recipe's own command, as typed: exit 1 on the reports.
-    const typed = await shell(recipeCommands('oxlint.md', 'oxlint-run')[0]!, dir);
+    const typed = await shell(recipeCommands('oxlint.md', 'oxlint-run')[0], dir);
     expect(typed.code, describeRun(typed)).toBe(1);
     expect(typed.stdout).toContain('drainguard(no-early-stream-close)');
 
-    const cleanOnly = scenario('oxlint-clean', { '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'), ...clean, 'examples/drained-client.ts': examples['examples/drained-client.ts']! });
+    const cleanOnly = scenario('oxlint-clean', { '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'), ...clean, 'examples/drained-client.ts': examples['examples/drained-client.ts'] });
     expect(await oxlintReports(cleanOnly)).toEqual([]);
   }, 180_000);
 
@@ -404,9 +404,9 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
       'src/early.js': [],
       'src/for-await.js': [],
       'src/ui/component.tsx': [],
-      'src/manual.js': [at(manual.sites[0]!)],
+      'src/manual.js': [at(manual.sites[0])],
       'src/clean.ts': [],
-      'src/module.mts': [at(early.ts.sites[0]!)],
+      'src/module.mts': [at(early.ts.sites[0])],
     });
   }, 180_000);
 
@@ -448,7 +448,7 @@ describe('the CLI from the installed package', () => {
     const dirty = await npx(dir, 'drainguard', 'lint', 'src');
     expect(dirty.code, describeRun(dirty)).toBe(1);
     expect(dirty.stdout).toContain('early.ts');
-    expect(dirty.stdout).toContain(`${early.ts.sites[0]!.line}:${early.ts.sites[0]!.column}`);
+    expect(dirty.stdout).toContain(`${early.ts.sites[0].line}:${early.ts.sites[0].column}`);
     expect(dirty.stdout).toContain(RULE_ID);
     expect(dirty.stdout).not.toContain('clean.ts');
 
@@ -473,8 +473,8 @@ describe('the CLI from the installed package', () => {
     const results = JSON.parse(viaOxlint.stdout) as { filePath: string; messages: { line: number; column: number }[] }[];
     expect(results.map((result) => [relative(dir, result.filePath), result.messages.map(({ line, column }) => ({ line, column }))])).toEqual([
       ['src/clean.ts', []],
-      ['src/early.js', [{ line: early.js.sites[0]!.line, column: early.js.sites[0]!.column }]],
-      ['src/early.ts', [{ line: early.ts.sites[0]!.line, column: early.ts.sites[0]!.column }]],
+      ['src/early.js', [{ line: early.js.sites[0].line, column: early.js.sites[0].column }]],
+      ['src/early.ts', [{ line: early.ts.sites[0].line, column: early.ts.sites[0].column }]],
     ]);
   }, 180_000);
 
@@ -546,9 +546,9 @@ describe('husky + lint-staged (docs/recipes/husky-lint-staged.md)', () => {
     });
     const [command, ...args] = Object.values(
       (JSON.parse(recipeBlock('husky-lint-staged.md', 'lint-staged-config')) as { 'lint-staged': Record<string, string> })['lint-staged'],
-    )[0]!.split(' ');
+    )[0].split(' ');
     // lint-staged resolves the command from node_modules/.bin and appends the staged files' absolute paths.
-    const bin = join(project, 'node_modules/.bin', command!);
+    const bin = join(project, 'node_modules/.bin', command);
     const staged = (...paths: string[]) => paths.map((path) => join(dir, path));
 
     const blocked = await run(bin, [...args, ...staged('src/a.ts', 'src/b.ts')], { cwd: dir });
@@ -596,14 +596,14 @@ describe('GitHub Actions with SARIF upload (docs/recipes/github-actions-sarif.md
       'npx drainguard lint --format sarif > drainguard.sarif',
       'github/codeql-action/upload-sarif@v3',
     ]);
-    expect(steps[1]!.with).toMatchObject({ 'node-version': 20 });
+    expect(steps[1].with).toMatchObject({ 'node-version': 20 });
     expect(steps[4]).toMatchObject({ if: 'always()', with: { sarif_file: 'drainguard.sarif' } });
     expect(data.permissions['security-events']).toBe('write');
   });
 
   it('its lint step fails with the finding in a schema-valid drainguard.sarif whose help link is the rule docs page', async () => {
     const dir = scenario('github-actions', { 'src/early.ts': early.ts.input, 'src/clean.ts': early.ts.output });
-    const result = await shell(lintStep![1]!, dir); // GitHub's default shell: bash -e -o pipefail
+    const result = await shell(lintStep![1], dir); // GitHub's default shell: bash -e -o pipefail
     expect(result.code, describeRun(result)).toBe(1);
     const log = JSON.parse(read(dir, 'drainguard.sarif')) as {
       version: string;
@@ -619,17 +619,17 @@ describe('GitHub Actions with SARIF upload (docs/recipes/github-actions-sarif.md
     const installed = (await import(pathToFileURL(join(project, 'node_modules/drainguard/dist/index.js')).href)) as {
       default: { rules: Record<string, { meta: { docs: { url: string } } }> };
     };
-    const docsUrl = installed.default.rules['no-early-stream-close']!.meta.docs.url;
+    const docsUrl = installed.default.rules['no-early-stream-close'].meta.docs.url;
     expect(docsUrl).toMatch(/^https:\/\/.+\/docs\/rules\/no-early-stream-close\.md$/);
-    expect(log.runs[0]!.tool.driver.rules.find((rule) => rule.id === RULE_ID)?.helpUri).toBe(docsUrl);
+    expect(log.runs[0].tool.driver.rules.find((rule) => rule.id === RULE_ID)?.helpUri).toBe(docsUrl);
 
-    expect(log.runs[0]!.results).toHaveLength(1);
-    const [finding] = log.runs[0]!.results;
-    expect(finding!.ruleId).toBe(RULE_ID);
-    expect(finding!.locations[0]!.physicalLocation.artifactLocation.uri).toMatch(/src\/early\.ts$/);
-    expect(finding!.locations[0]!.physicalLocation.region).toMatchObject({
-      startLine: early.ts.sites[0]!.line,
-      startColumn: early.ts.sites[0]!.column,
+    expect(log.runs[0].results).toHaveLength(1);
+    const [finding] = log.runs[0].results;
+    expect(finding.ruleId).toBe(RULE_ID);
+    expect(finding.locations[0].physicalLocation.artifactLocation.uri).toMatch(/src\/early\.ts$/);
+    expect(finding.locations[0].physicalLocation.region).toMatchObject({
+      startLine: early.ts.sites[0].line,
+      startColumn: early.ts.sites[0].column,
     });
   }, 180_000);
 });
@@ -659,33 +659,33 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     ]);
     const [lint, dry, fix, diff, relint] = commands;
 
-    const found = await shell(lint!, dir);
+    const found = await shell(lint, dir);
     expect(found.code, describeRun(found)).toBe(1);
     expect(found.stdout).toContain('early.ts');
     expect(found.stdout).toContain('early.js');
 
-    const preview = await shell(dry!, dir);
+    const preview = await shell(dry, dir);
     expect(preview.code, describeRun(preview)).toBe(0);
     expect(preview.stdout).toContain('--- a/src/early.ts');
     expect(preview.stdout).toContain('+++ b/src/early.js');
     expect((await git(dir, 'status', '--porcelain')).stdout).toBe('');
 
-    const fixed = await shell(fix!, dir);
+    const fixed = await shell(fix, dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
     expect(read(dir, 'src/early.js')).toBe(early.js.output);
     expect(read(dir, 'src/clean.ts')).toBe(early.ts.output);
 
-    const review = await shell(diff!, dir);
+    const review = await shell(diff, dir);
     expect(review.code, describeRun(review)).toBe(0);
     expect(review.stdout).toContain('+      const drainTimer = setTimeout(() => {');
 
-    const clean = await shell(relint!, dir);
+    const clean = await shell(relint, dir);
     expect(clean.code, describeRun(clean)).toBe(0);
 
     // As the recipe says: with uncommitted changes, fix refuses (exit 2).
     writeFileSync(join(dir, 'src/early.js'), early.js.input);
-    const refused = await shell(fix!, dir);
+    const refused = await shell(fix, dir);
     expect(refused.code, describeRun(refused)).toBe(2);
     expect(read(dir, 'src/early.js')).toBe(early.js.input);
   }, 180_000);
@@ -694,7 +694,7 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     const dir = await fork('fork-budget');
     const commands = recipeCommands('one-shot-fix-on-a-fork.md', 'fork-fix-budget');
     expect(commands).toEqual(['npx drainguard fix --drain-timeout-ms 5000']);
-    const fixed = await shell(commands[0]!, dir);
+    const fixed = await shell(commands[0], dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output.replace('}, 1000);', '}, 5000);'));
     expect(read(dir, 'src/early.js')).toBe(early.js.output.replace('}, 1000);', '}, 5000);'));

@@ -70,7 +70,7 @@ export function recipeBlock(file: string, label: string): string {
   if (at < 0) throw new Error(`docs/recipes/${file} has no block labelled ${label}`);
   const match = /^```[^\n]*\n([\s\S]*?)^```\s*$/m.exec(text.slice(at + marker.length));
   if (!match) throw new Error(`docs/recipes/${file}: no code block after ${marker}`);
-  return match[1]!;
+  return match[1];
 }
 
 /** The file a config recipe names in its first line (`// eslint.config.mjs`). */

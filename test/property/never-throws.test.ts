@@ -181,9 +181,9 @@ function lint(code: string, language: 'js' | 'ts', ruleOptions: Record<string, u
 
 /** Offset in `code` of a 1-based line and column, or null when the position is outside the text. */
 function offsetOf(lines: readonly string[], line: number, column: number): number | null {
-  if (line < 1 || line > lines.length || column < 1 || column > lines[line - 1]!.length + 1) return null;
+  if (line < 1 || line > lines.length || column < 1 || column > lines[line - 1].length + 1) return null;
   let offset = 0;
-  for (let index = 0; index < line - 1; index++) offset += lines[index]!.length + 1;
+  for (let index = 0; index < line - 1; index++) offset += lines[index].length + 1;
   return offset + column - 1;
 }
 

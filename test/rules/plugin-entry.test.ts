@@ -31,7 +31,7 @@ describe('the plugin entry', () => {
   });
 
   it('its rule links to its docs page, which the package ships', () => {
-    const url = plugin.rules['no-early-stream-close']!.meta!.docs!.url!;
+    const url = plugin.rules['no-early-stream-close'].meta!.docs!.url!;
     expect(url).toMatch(/\/docs\/rules\/no-early-stream-close\.md$/);
     expect(existsSync(path.join(ROOT, 'docs/rules/no-early-stream-close.md'))).toBe(true);
     expect(packageJson.files).toContain('docs/rules');
@@ -46,7 +46,7 @@ describe('the plugin entry', () => {
   it('is all a user needs in ESLint: the recommended config alone reports the close', async () => {
     const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] });
     const [result] = await eslint.lintText(EARLY_CLOSE, { filePath: path.join(ROOT, 'entry-check.js') });
-    expect(result!.messages.map(({ ruleId, severity, line, column }) => ({ ruleId, severity, line, column }))).toEqual([
+    expect(result.messages.map(({ ruleId, severity, line, column }) => ({ ruleId, severity, line, column }))).toEqual([
       { ruleId: 'drainguard/no-early-stream-close', severity: 2, line: 7, column: 31 },
     ]);
   });
