@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
 import { mayReport } from './for-await-check.js';
-import { OxlintEngine, type SourceFile } from './oxlint-engine.js';
+import { OxlintEngine, type OxlintRun, type SourceFile } from './oxlint-engine.js';
 import { cleanResult, unreadableResult } from './results.js';
 import { TextLinter } from './text-linter.js';
 
@@ -41,15 +41,31 @@ export interface LintedFiles {
 
 /**
  * Lints files (absolute paths): reads each once, skips the parse of files the pre-filter rules
- * out (they get a clean result), lints the others from the text read.
+ * out (they get a clean result), lints the others from the text read. With oxlint, the files it
+ * can take are handed to it as they are found (it parses them on the other cores meanwhile), and
+ * ESLint lints the others here; a file oxlint leaves (it does not parse there) is linted by ESLint.
  */
 export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<LintedFiles> {
   const prefilter = options.prefilter ?? true;
+  const engine = options.types ? 'eslint' : (options.engine ?? 'auto');
   const results = new Map<string, ESLint.LintResult>();
-  const candidates: SourceFile[] = [];
+  let linter: TextLinter | undefined;
+  const eslintResults: ESLint.LintResult[] = [];
+  const lintWithESLint = async ({ filePath, text }: SourceFile): Promise<void> => {
+    linter ??= new TextLinter({ cwd: options.cwd, types: options.types });
+    eslintResults.push(await linter.lint(text, filePath));
+  };
+
+  // Files oxlint could take, held until there is enough text to repay starting it (engine auto).
+  const held: SourceFile[] = [];
+  let heldBytes = 0;
+  let oxlint: OxlintRun | null = null;
+  let oxlintMissing = false;
+  const handed: SourceFile[] = [];
+  let parsed = 0;
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
-  for (const filePath of files) {
+  for (const filePath of engine === 'eslint' ? files : biggestFirst(files)) {
     let text: string;
     try {
       text = readFileSync(filePath, 'utf8');
@@ -57,33 +73,57 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.set(filePath, unreadableResult(filePath, error));
       continue;
     }
-    if (prefilter && !mayReport(text, filePath)) results.set(filePath, cleanResult(filePath));
-    else candidates.push({ filePath, text });
+    if (prefilter && !mayReport(text, filePath)) {
+      results.set(filePath, cleanResult(filePath));
+      continue;
+    }
+    parsed++;
+    const file = { filePath, text };
+    if (engine === 'eslint' || !OxlintEngine.accepts(text)) {
+      await lintWithESLint(file);
+    } else if (oxlint) {
+      oxlint.add(file);
+      handed.push(file);
+    } else {
+      held.push(file);
+      heldBytes += text.length;
+      if (!oxlintMissing && (engine === 'oxlint' || heldBytes >= OXLINT_MIN_BYTES)) {
+        oxlint = OxlintEngine.find()?.start(options.cwd) ?? null;
+        oxlintMissing = oxlint === null;
+        for (const waiting of oxlint ? held.splice(0) : []) {
+          oxlint!.add(waiting);
+          handed.push(waiting);
+        }
+      }
+    }
   }
 
-  const oxlint = useOxlint(candidates, options) ? OxlintEngine.find() : null;
+  for (const file of held) await lintWithESLint(file);
   if (oxlint) {
-    const fromOxlint = await oxlint.lint(
-      candidates.filter((file) => OxlintEngine.accepts(file.text)),
-      options.cwd,
-    );
-    for (const [filePath, result] of fromOxlint) results.set(filePath, result);
+    const fromOxlint = await oxlint.finish();
+    for (const file of handed) {
+      const result = fromOxlint.get(file.filePath);
+      // A file oxlint left (it does not parse there): ESLint decides.
+      if (result) results.set(file.filePath, result);
+      else await lintWithESLint(file);
+    }
   }
-  const rest = candidates.filter((file) => !results.has(file.filePath));
-  if (rest.length > 0) {
-    const linter = new TextLinter({ cwd: options.cwd, types: options.types });
-    const linted = [];
-    for (const { filePath, text } of rest) linted.push(await linter.lint(text, filePath));
-    for (const result of await linter.finish(linted)) results.set(result.filePath, result);
-  }
-  return { results: files.map((filePath) => results.get(filePath)!), parsed: candidates.length };
+  if (linter) for (const result of await linter.finish(eslintResults)) results.set(result.filePath, result);
+  return { results: files.map((filePath) => results.get(filePath)!), parsed };
 }
 
-function useOxlint(candidates: readonly SourceFile[], options: LintFilesOptions): boolean {
-  const engine = options.engine ?? 'auto';
-  if (options.types || engine === 'eslint') return false;
-  if (engine === 'oxlint') return true;
-  let bytes = 0;
-  for (const file of candidates) if ((bytes += file.text.length) >= OXLINT_MIN_BYTES) return true;
-  return false;
+/**
+ * With oxlint, the biggest files are read first: one large bundle can take oxlint seconds, which
+ * then overlap with reading and testing the many small files instead of coming after them.
+ */
+function biggestFirst(files: readonly string[]): string[] {
+  const sizes = new Map<string, number>();
+  for (const file of files) {
+    try {
+      sizes.set(file, statSync(file).size);
+    } catch {
+      sizes.set(file, 0);
+    }
+  }
+  return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
 }

@@ -10,8 +10,11 @@ import { makeResult } from './results.js';
 
 /** The code oxlint gives drainguard's reports: `<plugin>(<rule>)`. */
 const OXLINT_CODE = RULE_ID.replace(/^([^/]+)\/(.+)$/, '$1($2)');
-/** Files per oxlint run: the paths go on its command line. */
-const BATCH = 500;
+/** An oxlint run starts once this much text (or this many paths, on its command line) is waiting. */
+const BATCH_BYTES = 2 * 1024 * 1024;
+const BATCH_FILES = 500;
+/** oxlint runs at a time (each one uses every core). */
+const CONCURRENT_RUNS = 2;
 /**
  * Files that stay with ESLint: comments that configure linting (`eslint-disable …`, `/* eslint … *\/`,
  * `/* global … *\/`: ESLint's reading of them decides what is reported and what is suppressed), and a
@@ -33,9 +36,7 @@ export interface SourceFile {
 
 /**
  * Runs drainguard's rule through oxlint's JS plugin host: oxlint parses in native code and runs the
- * same rule module (code path analysis included), several files at once. `lint` returns a result
- * shaped exactly as ESLint's for each file it could handle; a file it leaves out (it does not parse
- * there, or it holds lint directives, or oxlint failed) is for the ESLint path to lint.
+ * same rule module (code path analysis included), several files at once.
  */
 export class OxlintEngine {
   private constructor(
@@ -60,31 +61,18 @@ export class OxlintEngine {
     return !ESLINT_ONLY.test(text);
   }
 
-  async lint(files: readonly SourceFile[], cwd: string): Promise<Map<string, ESLint.LintResult>> {
-    const handled = new Map<string, ESLint.LintResult>();
-    if (files.length === 0) return handled;
-    const configDir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-'));
-    try {
-      const config = path.join(configDir, 'oxlintrc.json');
-      writeFileSync(config, JSON.stringify(this.config()));
-      for (let start = 0; start < files.length; start += BATCH) {
-        const batch = files.slice(start, start + BATCH);
-        const diagnostics = await this.run(config, batch, cwd);
-        if (diagnostics) for (const [filePath, result] of toResults(batch, diagnostics, cwd)) handled.set(filePath, result);
-      }
-    } finally {
-      rmSync(configDir, { recursive: true, force: true });
-    }
-    return handled;
+  /** Starts a run that takes files as they are found (see OxlintRun). */
+  start(cwd: string): OxlintRun {
+    return new OxlintRun(this, cwd);
   }
 
   /** Only drainguard's rule: no built-in plugin, no category of oxlint's own rules. */
-  private config(): object {
+  config(): object {
     return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: 'error' } };
   }
 
-  /** One oxlint run over the batch: its diagnostics, or null when it did not run to the end. */
-  private run(config: string, batch: readonly SourceFile[], cwd: string): Promise<OxlintDiagnostic[] | null> {
+  /** One oxlint process over the batch: its diagnostics, or null when it did not run to the end. */
+  run(config: string, batch: readonly SourceFile[], cwd: string): Promise<OxlintDiagnostic[] | null> {
     const args = [this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
     return new Promise((resolve) => {
       execFile(process.execPath, args, { cwd, maxBuffer: 1 << 28, encoding: 'utf8' }, (error, stdout) => {
@@ -95,6 +83,80 @@ export class OxlintEngine {
         } catch {
           resolve(null);
         }
+      });
+    });
+  }
+}
+
+/**
+ * Files handed to oxlint while the caller goes on reading: a batch starts as soon as enough text is
+ * waiting, so oxlint parses on the other cores while the caller reads, tests and lints the rest.
+ */
+export class OxlintRun {
+  private readonly configDir: string;
+  private readonly config: string;
+  private readonly done: Promise<Map<string, ESLint.LintResult>>[] = [];
+  private readonly queued: (() => void)[] = [];
+  private running = 0;
+  private batch: SourceFile[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly engine: OxlintEngine,
+    private readonly cwd: string,
+  ) {
+    this.configDir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-'));
+    this.config = path.join(this.configDir, 'oxlintrc.json');
+    writeFileSync(this.config, JSON.stringify(engine.config()));
+  }
+
+  add(file: SourceFile): void {
+    this.batch.push(file);
+    this.bytes += file.text.length;
+    if (this.bytes >= BATCH_BYTES || this.batch.length >= BATCH_FILES) this.flush();
+  }
+
+  /**
+   * Results shaped exactly as ESLint's for the files oxlint handled; a file it leaves out (it does
+   * not parse there, or oxlint failed) is for the ESLint path to lint.
+   */
+  async finish(): Promise<Map<string, ESLint.LintResult>> {
+    this.flush();
+    try {
+      return new Map((await Promise.all(this.done)).flatMap((results) => [...results]));
+    } finally {
+      rmSync(this.configDir, { recursive: true, force: true });
+    }
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.bytes = 0;
+    this.done.push(
+      this.slot().then(async () => {
+        try {
+          const diagnostics = await this.engine.run(this.config, batch, this.cwd);
+          return diagnostics ? toResults(batch, diagnostics, this.cwd) : new Map<string, ESLint.LintResult>();
+        } finally {
+          this.running--;
+          this.queued.shift()?.();
+        }
+      }),
+    );
+  }
+
+  /** Waits for a free run slot (at most CONCURRENT_RUNS oxlint processes at once). */
+  private slot(): Promise<void> {
+    if (this.running < CONCURRENT_RUNS) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.queued.push(() => {
+        this.running++;
+        resolve();
       });
     });
   }
