@@ -8,7 +8,7 @@
 //     same output through either engine.
 // `--record` appends the table, dated, to bench/RESULTS.md.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MODULES_DIR, ROOT, corpusPackages, installCorpus } from '../scripts/corpus-cache.mjs';
@@ -20,12 +20,19 @@ const oxlintBin = path.join(ROOT, 'node_modules/oxlint/bin/oxlint');
 const OXLINT_SAME_FILES = ['--ignore-pattern', '**/*.d.ts', '--ignore-pattern', '**/*.d.mts', '--ignore-pattern', '**/*.d.cts', '--ignore-pattern', '**/node_modules/**'];
 const runs = Math.max(1, Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3);
 
+// GNU time, where there is one, also gives the CPU time of the run and its child processes: on a
+// shared machine wall time depends on the other load, CPU time much less.
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const cpuFile = path.join(os.tmpdir(), `drainguard-bench-cpu-${process.pid}`);
+
 function timed(args, env = {}) {
+  const [command, commandArgs] = GNU_TIME ? [GNU_TIME, ['-o', cpuFile, '-f', '%U %S', process.execPath, ...args]] : [process.execPath, args];
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, args, { cwd: MODULES_DIR, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const run = spawnSync(command, commandArgs, { cwd: MODULES_DIR, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (run.status !== 0 && run.status !== 1) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr}`);
-  return { ms, stdout: run.stdout };
+  const cpuMs = GNU_TIME ? readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((sum, seconds) => sum + Number(seconds) * 1000, 0) : NaN;
+  return { ms, cpuMs, stdout: run.stdout };
 }
 
 function median(values) {
@@ -83,6 +90,8 @@ const linesOf = (reports) => reports.map((report) => report.replace(/:(\d+):\d+:
 const cliMs = [];
 const eslintMs = [];
 const oxlintMs = [];
+const cliCpuMs = [];
+const oxlintCpuMs = [];
 let cliOut = '';
 let oxlintOut = '';
 for (let i = 0; i < runs; i++) {
@@ -91,6 +100,8 @@ for (let i = 0; i < runs; i++) {
   const plain = timed([eslintBin, '--config', path.join(ROOT, 'bench/eslint-parse-only.config.mjs'), '--format', 'json', ...packages]);
   cliMs.push(ours.ms);
   oxlintMs.push(viaOxlint.ms);
+  cliCpuMs.push(ours.cpuMs);
+  oxlintCpuMs.push(viaOxlint.cpuMs);
   eslintMs.push(plain.ms);
   cliOut = ours.stdout;
   oxlintOut = viaOxlint.stdout;
@@ -117,6 +128,11 @@ rows.push(`| plain ESLint, no rules, wall (ms) | ${median(eslintMs).toFixed(0)} 
 rows.push(`| drainguard lint / plain ESLint | ${ratio2.toFixed(2)}x | <= 0.3x |`);
 rows.push(`| oxlint with drainguard (jsPlugins), wall (ms, ${oxlintFiles} files) | ${median(oxlintMs).toFixed(0)} | |`);
 rows.push(`| drainguard lint / oxlint with drainguard | ${ratio3.toFixed(2)}x | <= 1x |`);
+if (GNU_TIME) {
+  const [ours, theirs] = [median(cliCpuMs), median(oxlintCpuMs)];
+  rows.push(`| CPU time, user + sys with child processes (ms): drainguard lint / oxlint with drainguard | ${ours.toFixed(0)} / ${theirs.toFixed(0)} = ${(ours / theirs).toFixed(2)}x | |`);
+}
+rmSync(cpuFile, { force: true });
 rows.push(`| drainguard lint with DRAINGUARD_ENGINE=eslint, wall (ms) | ${eslintEngine.ms.toFixed(0)} | |`);
 rows.push(`| drainguard lint without pre-filter, wall (ms) | ${withoutPrefilter.ms.toFixed(0)} | |`);
 rows.push(`| same reports with and without the pre-filter | ${same ? 'yes' : 'NO'} (${reportsOf(cliOut).length} reports) | yes |`);
