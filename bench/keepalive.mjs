@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:keepalive [-- --calls N] [--rtt MS] [--tls] [--json] [--peer node|mcp]
+// npm run bench:keepalive [-- --calls N] [--rtt MS] [--tls] [--json] [--peer node|mcp] [--client node|python]
 //
 // SPEC §5, the proof: three clients — an early-close one, drainguard's rewrite of it (made here by
 // running the built codemod on it, not written by hand) and a hand-drained one — each make N
@@ -29,6 +29,7 @@ const USAGE = `usage: npm run bench:keepalive -- [options]
   --tls                  TLS between the client and the proxy (self-signed, needs openssl)
   --json                 print { calls, rttMs, tls, variants: [{ name, connections, p50Ms, p95Ms }] }
   --peer node|mcp        node: the counting SSE server (default); mcp: the MCP TypeScript SDK server
+  --client node|python   node: fetch clients (default); python: httpx clients run by /usr/bin/python3 (node peer, no TLS)
   --tail-ms MS           node peer: delay between [DONE] and the end of the response (default 5)
   --drain-timeout-ms MS  the codemod's drain budget for the drainguard-fixed variant (default 1000)
   --codemod PATH         the built transform to run (default dist/codemod.cjs, built if missing/stale)
@@ -70,6 +71,7 @@ try {
       tls: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       peer: { type: 'string', default: 'node' },
+      client: { type: 'string', default: 'node' },
       'tail-ms': { type: 'string' },
       'drain-timeout-ms': { type: 'string' },
       codemod: { type: 'string' },
@@ -92,9 +94,20 @@ const drainTimeoutMs = numberFlag(parsed['drain-timeout-ms'], '--drain-timeout-m
 const peer = /** @type {'node' | 'mcp'} */ (parsed.peer);
 if (peer !== 'node' && peer !== 'mcp') usageError(`--peer must be node or mcp, got "${parsed.peer}"`);
 const json = Boolean(parsed.json);
+const clientKind = parsed.client;
+if (clientKind !== 'node' && clientKind !== 'python') usageError(`--client must be node or python, got "${parsed.client}"`);
+if (clientKind === 'python' && (peer !== 'node' || parsed.tls)) usageError('--client python runs against the node peer without TLS');
 
 /** @param {string} line */
 const note = (line) => process.stderr.write(`${line}\n`);
+
+if (clientKind === 'python') {
+  const { benchPython } = await import('./python-keepalive.mjs');
+  const { rows, remarks, failed } = await benchPython({ calls, rttMs, tailMs, drainTimeoutMs, note });
+  if (json) process.stdout.write(`${JSON.stringify({ calls, rttMs, tls: false, client: 'python', variants: rows })}\n`);
+  else process.stdout.write(table(rows, remarks, `httpx ${calls} sequential calls per variant, RTT ${rttMs} ms, TLS off`, `peer: Node http SSE server (end ${tailMs} ms after [DONE]); connections are counted by the server, latency measured in Python`));
+  process.exit(failed ? 1 : 0);
+}
 
 let tls = Boolean(parsed.tls);
 if (tls) {
@@ -204,16 +217,21 @@ if (json) {
   process.stdout.write(`${JSON.stringify({ calls, rttMs, tls: tlsUsed, variants: rows })}\n`);
 } else {
   const peerText = peer === 'mcp' ? 'MCP TypeScript SDK streamable HTTP server (stateless, SSE)' : `Node http SSE server (end ${tailMs} ms after [DONE])`;
-  const lines = [
-    `drainguard keep-alive bench: ${calls} sequential calls per variant, RTT ${rttMs} ms, TLS ${tlsUsed ? 'on' : 'off'}`,
-    `peer: ${peerText}; connections are counted by the server`,
-    '',
-    `${'variant'.padEnd(18)}${'connections'.padStart(12)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}  note`,
-  ];
+  process.stdout.write(table(rows, remarks, `${calls} sequential calls per variant, RTT ${rttMs} ms, TLS ${tlsUsed ? 'on' : 'off'}`, `peer: ${peerText}; connections are counted by the server`));
+}
+process.exitCode = failed ? 1 : 0;
+
+/**
+ * @param {Array<{ name: string, connections: number | null, p50Ms: number | null, p95Ms: number | null }>} rows
+ * @param {string[]} remarks
+ * @param {string} title
+ * @param {string} peerLine
+ */
+function table(rows, remarks, title, peerLine) {
+  const lines = [`drainguard keep-alive bench: ${title}`, peerLine, '', `${'variant'.padEnd(18)}${'connections'.padStart(12)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}  note`];
   rows.forEach((row, i) => {
     const cell = (/** @type {number | null} */ v, /** @type {number} */ w) => (v === null ? '-' : String(v)).padStart(w);
     lines.push(`${row.name.padEnd(18)}${cell(row.connections, 12)}${cell(row.p50Ms, 9)}${cell(row.p95Ms, 9)}  ${remarks[i]}`);
   });
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
 }
-process.exitCode = failed ? 1 : 0;

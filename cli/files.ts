@@ -4,7 +4,7 @@ import { glob } from 'tinyglobby';
 import { gitVisibleFiles } from './git.js';
 
 /** The file extensions drainguard lints. */
-export const LINTABLE_EXTENSIONS: readonly string[] = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'];
+export const LINTABLE_EXTENSIONS: readonly string[] = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.py'];
 
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 const WALK_PATTERN = `**/*.{${LINTABLE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;

@@ -11,6 +11,7 @@ import { diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { dirtyWorkTrees } from './git-clean.js';
+import { isPythonPath, mayReportPython, rewritePython } from './python-files.js';
 import { FIX_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -108,8 +109,9 @@ async function fixFile(
   } catch (error) {
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
-  if (!mayReport(source, file)) return null;
-  const result = rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
+  const python = isPythonPath(file);
+  if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
+  const result = python ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs }) : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   const report: FileReport = { path: file, changed: false, sites: result.sites };

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
 import { mayReport } from './for-await-check.js';
 import { OxlintEngine, type OxlintRun, type SourceFile } from './oxlint-engine.js';
+import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js';
 import { cleanResult, unreadableResult } from './results.js';
 import { TextLinter } from './text-linter.js';
 
@@ -71,6 +72,12 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       text = readFileSync(filePath, 'utf8');
     } catch (error) {
       results.set(filePath, unreadableResult(filePath, error));
+      continue;
+    }
+    if (isPythonPath(filePath)) {
+      // Python files have their own front end (rules/python), in process.
+      if (!prefilter || mayReportPython(text)) parsed++;
+      results.set(filePath, await lintPythonFile(text, filePath, prefilter));
       continue;
     }
     if (prefilter && !mayReport(text, filePath)) {

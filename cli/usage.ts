@@ -16,8 +16,8 @@ Run 'drainguard <command> --help' for the options of a command.
 
 export const LINT_USAGE = `Usage: drainguard lint [paths...] [--format stylish|json|sarif] [--types]
 
-Lints .js .jsx .mjs .cjs .ts .tsx .mts .cts files (not .d.ts) with the rule
-drainguard/no-early-stream-close. No ESLint configuration is needed or read.
+Lints .js .jsx .mjs .cjs .ts .tsx .mts .cts files (not .d.ts) and .py files with
+the rule drainguard/no-early-stream-close. No ESLint configuration is needed or read.
 Directories are walked (default: .), skipping node_modules, .git and files git
 ignores; a path named explicitly is always linted.
 

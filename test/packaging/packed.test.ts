@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sarifValidator } from '../cli/sarif-schema.js';
 import {
+  FIXTURES,
   ROOT,
   copyWorkTree,
   describeRun,
@@ -476,6 +477,18 @@ describe('the CLI from the installed package', () => {
       ['src/early.js', [{ line: early.js.sites[0].line, column: early.js.sites[0].column }]],
       ['src/early.ts', [{ line: early.ts.sites[0].line, column: early.ts.sites[0].column }]],
     ]);
+  }, 180_000);
+
+  it('drainguard lint and fix on Python files: the installed package finds its tree-sitter grammar', async () => {
+    const python = (file: string) => readFileSync(join(FIXTURES, 'python', '02-aconnect-sse-break', file), 'utf8');
+    const dir = scenario('cli-python', { 'pkg/transport.py': python('input.py'), 'pkg/clean.py': python('output.py') });
+    const lint = await npx(dir, 'drainguard', 'lint', 'pkg');
+    expect(lint.code, describeRun(lint)).toBe(1);
+    expect(lint.stdout).toMatch(/transport\.py\n\s+12:23\s+error\s/);
+    expect(lint.stdout).not.toContain('clean.py');
+    const fix = await npx(dir, 'drainguard', 'fix', '--force', 'pkg');
+    expect(fix.code, describeRun(fix)).toBe(0);
+    expect(read(dir, 'pkg/transport.py')).toBe(python('output.py'));
   }, 180_000);
 
   it('drainguard --version prints the package version', async () => {

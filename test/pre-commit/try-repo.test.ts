@@ -3,7 +3,7 @@
 // staged files of a fresh repository. pre-commit clones the repository, `npm install`s it (which
 // runs `prepare`: the build), `npm pack`s it and installs the tarball into the hook environment.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,9 @@ const missing = version.error || version.status !== 0 ? 'pre-commit is not insta
 if (missing) console.log(`skipping the pre-commit try-repo tests: ${missing}`);
 
 const early = { ts: fixture('01-ts-while-reader-cancel-return'), js: fixture('02-js-while-reader-cancel-break') };
+const pythonFixture = (name: string, file: string) => readFileSync(join(ROOT, 'fixtures', 'python', name, file), 'utf8');
+// A Python transport (shape 2 of the Python front end: aclose() and break after the reply), its site, and its fixed twin.
+const earlyPython = { input: pythonFixture('02-aconnect-sse-break', 'input.py'), output: pythonFixture('02-aconnect-sse-break', 'output.py'), line: 12, column: 23 };
 // The JS fixture as CommonJS (same lines up to the site, so the same position).
 const earlyCommonJs = `${early.js.input.replace(/^export async function (\w+)/, 'async function $1')}module.exports = { collect };\n`;
 const work = mkdtempSync(join(tmpdir(), 'drainguard-pre-commit-'));
@@ -70,6 +73,8 @@ async function tryRepo(name: string, files: Record<string, string>) {
       'src/early.cjs': earlyCommonJs,
       'src/early.jsx': early.js.input,
       'src/clean.ts': early.ts.output,
+      'pkg/transport.py': earlyPython.input,
+      'pkg/clean.py': earlyPython.output,
       // drainguard lints a file it is given explicitly even as .d.ts: the hook must not give it one.
       'src/early.d.ts': early.ts.input,
       'notes.md': early.js.input,
@@ -83,8 +88,10 @@ async function tryRepo(name: string, files: Record<string, string>) {
     for (const ext of ['js', 'mjs', 'cjs', 'jsx']) {
       expect(result.stdout, ext).toMatch(new RegExp(`src/early\\.${ext}\\n\\s+${early.js.sites[0]!.line}:${early.js.sites[0]!.column}\\s+error\\s.*${RULE_ID}`));
     }
+    expect(result.stdout).toMatch(new RegExp(`pkg/transport\\.py\\n\\s+${earlyPython.line}:${earlyPython.column}\\s+error\\s.*${RULE_ID}`));
     // pre-commit may split the files over several drainguard processes, each with its own summary.
-    expect(result.stdout.split(RULE_ID).length - 1).toBe(8);
+    expect(result.stdout.split(RULE_ID).length - 1).toBe(9);
+    expect(result.stdout).not.toContain('clean.py');
     expect(result.stdout).not.toContain('early.d.ts');
     expect(result.stdout).not.toContain('notes.md');
     expect(result.stdout).not.toContain('clean.ts');
@@ -94,6 +101,7 @@ async function tryRepo(name: string, files: Record<string, string>) {
     const result = await tryRepo('clean', {
       'src/clean.ts': early.ts.output,
       'src/clean.js': early.js.output,
+      'pkg/clean.py': earlyPython.output,
       'src/types.d.ts': 'export declare function complete(url: string): Promise<string[]>;\n',
     });
     expect(result.code, describeRun(result)).toBe(0);

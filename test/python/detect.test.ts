@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import { lintPythonText } from '../../rules/python/lint.js';
+
+/** `(line, column)` of each report, with the pre-filter off so that every case is really analysed. */
+async function sites(code: string): Promise<[number, number][]> {
+  const { messages } = await lintPythonText(code, false);
+  return messages.map((message) => {
+    expect(message.fatal).toBeUndefined();
+    return [message.line, message.column];
+  });
+}
+
+const lines = (...code: string[]) => `${code.join('\n')}\n`;
+
+describe('Python: what is reported', () => {
+  it.each([
+    [
+      'isinstance with a union of JSON-RPC reply classes',
+      lines(
+        'async def f(response, parse):',
+        '    async for line in response.aiter_lines():',
+        '        message = parse(line)',
+        '        if isinstance(message, JSONRPCResponse | JSONRPCError):',
+        '            await response.aclose()',
+        '            return message',
+      ),
+      [[5, 19]],
+    ],
+    [
+      'a disjunction with a terminal alternative is a terminal event even next to an error',
+      lines(
+        'async def f(resp):',
+        '    async for event in resp.aiter_lines():',
+        '        if event == "message_stop" or event == "error":',
+        '            await resp.aclose()',
+      ),
+      [[4, 19]],
+    ],
+    [
+      'a negated test: the completion branch is what follows `if not done: continue`',
+      lines(
+        'def f(response):',
+        '    for line in response.iter_lines():',
+        '        if not line.endswith("[DONE]"):',
+        '            continue',
+        '        response.close()',
+        '        break',
+      ),
+      [[5, 9]],
+    ],
+    [
+      'a while loop left when its not-finished flag turns false, then a close',
+      lines(
+        'async def f(response):',
+        '    lines = response.aiter_lines()',
+        '    finished = False',
+        '    while not finished:',
+        '        line = await lines.__anext__()',
+        '        finished = line == "[DONE]"',
+        '    await response.aclose()',
+      ),
+      [[7, 11]],
+    ],
+    [
+      'a match case on the stop event',
+      lines(
+        'async def f(response):',
+        '    async for event in response.aiter_lines():',
+        '        match event:',
+        '            case "message_stop":',
+        '                await response.aclose()',
+        '                return',
+        '            case _:',
+        '                pass',
+      ),
+      [[5, 23]],
+    ],
+    [
+      'aiohttp: release() of the response of `async with session.get(...)`',
+      lines(
+        'async def f(session, url):',
+        '    async with session.get(url) as r:',
+        '        async for chunk in r.content:',
+        '            if chunk == b"data: [DONE]\\n":',
+        '                r.release()',
+        '                break',
+      ),
+      [[5, 17]],
+    ],
+    [
+      'requests with stream=True: a return out of the with block',
+      lines(
+        'def f(requests, url):',
+        '    with requests.get(url, stream=True) as r:',
+        '        for line in r.iter_lines():',
+        '            if line == b"data: [DONE]":',
+        '                return True',
+      ),
+      [[5, 17]],
+    ],
+    [
+      'a close in try/else after the reply, the except only logs',
+      lines(
+        'async def f(response, handle, log):',
+        '    async for sse in response.aiter_lines():',
+        '        if is_complete := await handle(sse):',
+        '            try:',
+        '                await handle(None)',
+        '            except Exception:',
+        '                log()',
+        '            else:',
+        '                await response.aclose()',
+        '                return',
+      ),
+      [[9, 23]],
+    ],
+    [
+      'a return that leaves the loop through a finally that closes',
+      lines(
+        'def f(response, handle):',
+        '    try:',
+        '        for line in response.iter_lines():',
+        '            if line == "[DONE]":',
+        '                return handle()',
+        '    finally:',
+        '        response.close()',
+      ),
+      [[5, 17]],
+    ],
+  ])('%s', async (_name, code, expected) => {
+    expect(await sites(code)).toEqual(expected);
+  });
+});
+
+describe('Python: what is not reported', () => {
+  it.each([
+    [
+      'a close after the loop ran out (EOF)',
+      lines(
+        'async def f(response):',
+        '    done = False',
+        '    async for line in response.aiter_lines():',
+        '        if line == "[DONE]":',
+        '            done = True',
+        '    await response.aclose()',
+      ),
+    ],
+    [
+      'a close in an except block, cancellation included',
+      lines(
+        'async def f(response, handle):',
+        '    async for line in response.aiter_lines():',
+        '        if line == "[DONE]":',
+        '            try:',
+        '                await handle()',
+        '            except (asyncio.CancelledError, anyio.get_cancelled_exc_class()):',
+        '                await response.aclose()',
+        '                raise',
+      ),
+    ],
+    [
+      'a branch that raises',
+      lines(
+        'def f(response):',
+        '    for line in response.iter_lines():',
+        '        if line.startswith("[DONE]") and "partial" in line:',
+        '            response.close()',
+        '            raise ValueError(line)',
+      ),
+    ],
+    [
+      'a test about errors, status or a clock',
+      lines(
+        'async def f(response, started):',
+        '    async for line in response.aiter_lines():',
+        '        if line == "event: error":',
+        '            await response.aclose()',
+        '            return',
+        '        if response.status_code != 200:',
+        '            await response.aclose()',
+        '            return',
+        '        if time.monotonic() - started > 5:',
+        '            await response.aclose()',
+        '            return',
+      ),
+    ],
+    [
+      'a finally guarded by a not-finished flag',
+      lines(
+        'async def f(response):',
+        '    finished = False',
+        '    try:',
+        '        async for line in response.aiter_lines():',
+        '            if line == "[DONE]":',
+        '                finished = True',
+        '    finally:',
+        '        if not finished:',
+        '            await response.aclose()',
+      ),
+    ],
+    [
+      'a break out of an inner loop that does not leave the read loop',
+      lines(
+        'async def f(client, url):',
+        '    async with client.stream("GET", url) as response:',
+        '        async for line in response.aiter_lines():',
+        '            if line == "[DONE]":',
+        '                while True:',
+        '                    break',
+      ),
+    ],
+    [
+      'a break out of a loop over something else inside the stream\'s with block',
+      lines(
+        'def f(client, url, jobs):',
+        '    with client.stream("GET", url) as response:',
+        '        for job in jobs:',
+        '            if job.done:',
+        '                break',
+        '        return response.read()',
+      ),
+    ],
+    [
+      'closes of things that are not responses (a file, a timer)',
+      lines(
+        'def f(path, timer):',
+        '    for line in open(path):',
+        '        if line == "[DONE]":',
+        '            timer.close()',
+        '            break',
+      ),
+    ],
+    [
+      'the close inside a nested function is that function\'s business',
+      lines(
+        'async def f(response):',
+        '    async for line in response.aiter_lines():',
+        '        if line == "[DONE]":',
+        '            async def later():',
+        '                await response.aclose()',
+        '            return later',
+      ),
+    ],
+    [
+      'comparing with None is neutral',
+      lines(
+        'async def f(response):',
+        '    async for line in response.aiter_lines():',
+        '        if line.finish_reason is not None:',
+        '            await response.aclose()',
+        '            return',
+      ),
+    ],
+  ])('%s', async (_name, code) => {
+    expect(await sites(code)).toEqual([]);
+  });
+});
+
+describe('Python: reports', () => {
+  it('one report per site: an explicit close followed by the jump that leaves the loop is reported at the close', async () => {
+    const code = lines(
+      'async def f(client, url):',
+      '    async with client.stream("GET", url) as response:',
+      '        async for line in response.aiter_lines():',
+      '            if line == "[DONE]":',
+      '                await response.aclose()',
+      '                break',
+    );
+    const { messages } = await lintPythonText(code);
+    expect(messages).toEqual([
+      {
+        ruleId: 'drainguard/no-early-stream-close',
+        severity: 2,
+        message:
+          '`response` is closed with `aclose()` after the terminal event `line == "[DONE]"` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+        line: 5,
+        column: 23,
+        messageId: 'explicitClose',
+        endLine: 5,
+        endColumn: 40,
+      },
+    ]);
+  });
+
+  it('# drainguard-disable-next-line and # drainguard-disable-line silence a site (kept as suppressed)', async () => {
+    const code = lines(
+      'async def f(response):',
+      '    async for line in response.aiter_lines():',
+      '        if line == "[DONE]":',
+      '            # drainguard-disable-next-line',
+      '            await response.aclose()',
+      '        if line == "event: message_stop":',
+      '            await response.aclose()  # drainguard-disable-line',
+      '        if line == "event: done":',
+      '            await response.aclose()',
+    );
+    const { messages, suppressedMessages } = await lintPythonText(code);
+    expect(messages.map((message) => message.line)).toEqual([9]);
+    expect(suppressedMessages.map((message) => [message.line, message.suppressions])).toEqual([
+      [5, [{ kind: 'directive', justification: '' }]],
+      [7, [{ kind: 'directive', justification: '' }]],
+    ]);
+  });
+
+  it('the pre-filter skips a file with no close and no stream, and a file that lints clean gives the same result without it', async () => {
+    const noClose = lines('def f(response):', '    for line in response.iter_lines():', '        print(line)');
+    expect(await lintPythonText(noClose)).toEqual({ messages: [], suppressedMessages: [] });
+    expect(await lintPythonText(noClose, false)).toEqual({ messages: [], suppressedMessages: [] });
+  });
+
+  it('a long function with many branches and loops is analysed without enumerating paths', async () => {
+    const body: string[] = ['async def f(response):', '    async for line in response.aiter_lines():'];
+    for (let i = 0; i < 400; i++) body.push(`        if line == "x${i}":`, `            line = line + "${i}"`, '        else:', '            pass');
+    body.push('        if line == "[DONE]":', '            await response.aclose()', '            return');
+    expect(await sites(lines(...body))).toEqual([[body.length - 1, 19]]);
+  });
+});
