@@ -31,6 +31,9 @@ const USAGE = `usage: npm run bench:keepalive -- [options]
   --peer node|mcp        node: the counting SSE server (default); mcp: the MCP TypeScript SDK server
   --client node|python   node: fetch clients (default); python: httpx clients run by /usr/bin/python3 (node peer, no TLS)
   --tail-ms MS           node peer: delay between [DONE] and the end of the response (default 5)
+  --pause-ms MS          pause between calls, not timed (default 0); drainguard-fixed hands the
+                         result over at [DONE] and drains after it, so a call made before the server
+                         ended the previous body opens another connection
   --drain-timeout-ms MS  the codemod's drain budget for the drainguard-fixed variant (default 1000)
   --codemod PATH         the built transform to run (default dist/codemod.cjs, built if missing/stale)
   --help`;
@@ -73,6 +76,7 @@ try {
       peer: { type: 'string', default: 'node' },
       client: { type: 'string', default: 'node' },
       'tail-ms': { type: 'string' },
+      'pause-ms': { type: 'string' },
       'drain-timeout-ms': { type: 'string' },
       codemod: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -90,6 +94,7 @@ if (parsed.help) {
 const calls = numberFlag(parsed.calls, '--calls', 50, 1, 10_000, true);
 const rttMs = numberFlag(parsed.rtt, '--rtt', 10, 0, 1000, false);
 const tailMs = numberFlag(parsed['tail-ms'], '--tail-ms', 5, 0, 10_000, false);
+const pauseMs = numberFlag(parsed['pause-ms'], '--pause-ms', 0, 0, 10_000, false);
 const drainTimeoutMs = numberFlag(parsed['drain-timeout-ms'], '--drain-timeout-ms', 1000, 0, 600_000, true);
 const peer = /** @type {'node' | 'mcp'} */ (parsed.peer);
 if (peer !== 'node' && peer !== 'mcp') usageError(`--peer must be node or mcp, got "${parsed.peer}"`);
@@ -180,7 +185,7 @@ try {
     }
     try {
       const fn = await loadClient(variant.client);
-      const m = await measureKeepAlive(fn, { calls, peer, rttMs, tls, server: { tailDelayMs: tailMs } });
+      const m = await measureKeepAlive(fn, { calls, peer, rttMs, tls, pauseMs, server: { tailDelayMs: tailMs } });
       if (tls && !m.tls) {
         if (tlsUsed) note(`TLS skipped: ${m.tlsSkipReason ?? 'unknown reason'}`);
         tlsUsed = false;

@@ -7,7 +7,12 @@ export interface FixArgs {
   print: boolean;
   json: boolean;
   drainTimeoutMs: number;
-  verify: boolean;
+  /** 'auto' (default): type-check rewritten TypeScript files that a tsconfig.json applies to; 'on': every TypeScript file; 'off': none. */
+  verify: 'auto' | 'on' | 'off';
+  /** As `lint --types`: the rule confirms streams with type information. */
+  types: boolean;
+  /** The rule's options `terminalPatterns` / `closeMethods`, when given (each replaces the defaults, as in an ESLint config). */
+  ruleOptions: { terminalPatterns?: string[]; closeMethods?: string[] };
   force: boolean;
   help: boolean;
   version: boolean;
@@ -28,7 +33,11 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
         print: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'drain-timeout-ms': { type: 'string', default: String(DEFAULT_DRAIN_TIMEOUT_MS) },
-        verify: { type: 'boolean', default: false },
+        verify: { type: 'boolean' },
+        'no-verify': { type: 'boolean', default: false },
+        types: { type: 'boolean', default: false },
+        'terminal-pattern': { type: 'string', multiple: true },
+        'close-method': { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -42,6 +51,17 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
   if (!/^\d+$/.test(budgetText) || !Number.isSafeInteger(Number(budgetText))) {
     return { ok: false, error: `--drain-timeout-ms takes a whole number of milliseconds (0 = no budget), got '${budgetText}'.` };
   }
+  if (values.verify && values['no-verify']) return { ok: false, error: '--verify and --no-verify contradict each other.' };
+  for (const pattern of values['terminal-pattern'] ?? []) {
+    try {
+      new RegExp(pattern, 'i');
+    } catch (error) {
+      return { ok: false, error: `--terminal-pattern '${pattern}' is not a regular expression: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  const ruleOptions: FixArgs['ruleOptions'] = {};
+  if (values['terminal-pattern']) ruleOptions.terminalPatterns = [...new Set(values['terminal-pattern'])];
+  if (values['close-method']) ruleOptions.closeMethods = [...new Set(values['close-method'])];
   return {
     ok: true,
     args: {
@@ -50,7 +70,9 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       print: values.print,
       json: values.json,
       drainTimeoutMs: Number(budgetText),
-      verify: values.verify,
+      verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
+      types: values.types,
+      ruleOptions,
       force: values.force,
       help: values.help,
       version: values.version,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Project } from 'ts-morph';
 
 /**
- * `--verify`: type-checks a TypeScript file before and after its rewrite with ts-morph, using the
+ * Verification (on by default where a tsconfig.json applies, `--verify` everywhere, `--no-verify` never): type-checks a TypeScript file before and after its rewrite with ts-morph, using the
  * nearest tsconfig.json (else strict defaults), and returns the diagnostics the rewrite adds.
  */
 export class RewriteVerifier {
@@ -57,6 +57,11 @@ export class RewriteVerifier {
     }
     return project;
   }
+}
+
+/** Whether a tsconfig.json applies to the file (the nearest one up from its directory). */
+export function hasTsconfig(filePath: string): boolean {
+  return findUp(path.dirname(path.resolve(filePath)), 'tsconfig.json') !== undefined;
 }
 
 function findUp(start: string, name: string): string | undefined {

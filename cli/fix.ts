@@ -5,10 +5,10 @@ import { isTypeScriptPath } from '../rules/parser-options.js';
 import { rewrite } from '../codemods/rewrite.js';
 import { collectFilesOrReport } from './files.js';
 import { mayReport } from './for-await-check.js';
-import { parseFixArgs } from './fix-args.js';
+import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { diffPath, diffRoot } from './diff-paths.js';
-import { RewriteVerifier } from './fix-verify.js';
+import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { dirtyWorkTrees } from './git-clean.js';
 import { isPythonPath, mayReportPython, rewritePython } from './python-files.js';
@@ -54,7 +54,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   const progress = process.stderr.isTTY && !args.json;
-  const verifier = args.verify ? new RewriteVerifier() : undefined;
+  const verifier = args.verify === 'off' ? undefined : new RewriteVerifier();
   const diffAt = args.print ? await diffRoot(cwd, files) : undefined;
   if (diffAt && !diffAt.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${diffAt.root} (not every file is under this directory): apply the diff there.\n`);
@@ -99,7 +99,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
 
 async function fixFile(
   file: string,
-  args: { dry: boolean; drainTimeoutMs: number },
+  args: { dry: boolean; drainTimeoutMs: number; verify: 'auto' | 'on' | 'off'; types: boolean; ruleOptions: FixArgs['ruleOptions'] },
   verifier: RewriteVerifier | undefined,
   patchRoot: string | undefined,
 ): Promise<FileReport | null> {
@@ -111,13 +111,16 @@ async function fixFile(
   }
   const python = isPythonPath(file);
   if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
-  const result = python ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs }) : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs });
+  const result = python
+    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs })
+    : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, types: args.types, ruleOptions: args.ruleOptions });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   const report: FileReport = { path: file, changed: false, sites: result.sites };
   if (result.output === null) return report;
 
-  if (verifier && isTypeScriptPath(file)) {
+  // Verification is on by default where a tsconfig.json applies (--verify: also elsewhere, with strict defaults).
+  if (verifier && isTypeScriptPath(file) && (args.verify === 'on' || hasTsconfig(file))) {
     const added = await verifier.addedDiagnostics(file, source, result.output);
     if (added.length > 0) {
       const reason = `rolled back: the rewrite adds a TypeScript diagnostic: ${added[0]}`;

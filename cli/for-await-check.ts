@@ -2,11 +2,13 @@ import { tokenizer, type Token } from 'acorn';
 import { closeCandidatePattern, explicitCloseEvidence } from '../rules/analysis/prefilter.js';
 
 const CLOSE_CANDIDATE = closeCandidatePattern();
-/** The pre-filter without its `for await` alternative: evidence of an explicit close (or downleveled iteration). */
+/** The pre-filter without its `for await` and `__asyncValues` alternatives: evidence of an explicit close. */
 const EXPLICIT_CLOSE_EVIDENCE = explicitCloseEvidence();
 const JSX_FILE = /\.[jt]sx$/i;
 
 const FOR_AWAIT = /for\s+await\b/g;
+/** TypeScript's downleveled `for await`: `for (var _d = true, stream_1 = __asyncValues(stream), …; …)`. */
+const DOWNLEVELED_FOR_AWAIT = /\bfor\s*\(\s*var\s[^;]{0,400}?\b__asyncValues\b/g;
 const TOKENIZER_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true } as const;
 
 /**
@@ -18,29 +20,31 @@ export function mayReport(text: string, filePath: string): boolean {
 }
 
 /**
- * For a file that passed the pre-filter only because of `for await` (no close method is written in
- * it), the only possible report is a `break`/`return`/`continue` inside a `for await` body. This
- * tokenizes `for await` loops (a tokenizer, not a parser: fast, and it skips comments and strings)
- * and says whether some body holds such a jump. Anything it cannot be sure of answers true: other
- * close evidence, JSX, a tokenizer error, a body that is not a block.
+ * For a file that passed the pre-filter only because of `for await` or its downleveled form (no close
+ * method is written in it), the only possible report is a `break`/`return`/`continue` inside such a
+ * loop's body. This tokenizes those loops (a tokenizer, not a parser: fast, and it skips comments and
+ * strings) and says whether some body holds such a jump. Anything it cannot be sure of answers true:
+ * other close evidence, JSX, a tokenizer error, a body that is not a block.
  */
 export function mayHoldImplicitClose(text: string, filePath: string): boolean {
   if (EXPLICIT_CLOSE_EVIDENCE.test(text) || JSX_FILE.test(filePath)) return true;
-  // Fast: each place the text says `for await`, tokenized from there to the end of the loop body.
-  if (!Array.from(text.matchAll(FOR_AWAIT)).some((match) => loopMayJumpOut(text, match.index))) return false;
+  // Fast: each place the text says `for await` (or `for (var … __asyncValues`), tokenized from there to the end of the loop body.
+  const starts = [...Array.from(text.matchAll(FOR_AWAIT), (match) => match.index), ...Array.from(text.matchAll(DOWNLEVELED_FOR_AWAIT), (match) => match.index)];
+  if (!starts.some((start) => loopMayJumpOut(text, start))) return false;
   // A jump was seen, perhaps in a comment or a string that only looks like a loop (JSDoc examples):
-  // tokenize the whole file to learn which `for await`s are code, and look at those alone.
-  const offsets = forAwaitTokenOffsets(text);
+  // tokenize the whole file to learn which of those loops are code, and look at those alone.
+  const offsets = loopTokenOffsets(text, new Set(starts));
   return offsets === null || offsets.some((offset) => loopMayJumpOut(text, offset));
 }
 
-/** Offsets of the `for` of every `for await` in the code (not in comments or strings); null if the tokenizer fails. */
-function forAwaitTokenOffsets(text: string): number[] | null {
+/** Offsets of the `for` of every `for await` and of every downleveled one in the code (not in comments or strings); null if the tokenizer fails. */
+function loopTokenOffsets(text: string, textStarts: ReadonlySet<number>): number[] | null {
   const offsets: number[] = [];
   let previous: Token | undefined;
   try {
     for (const token of tokenizer(text, TOKENIZER_OPTIONS)) {
       if (isWord(token, 'await') && isWord(previous, 'for')) offsets.push(previous!.start);
+      else if (token.type.label === '(' && isWord(previous, 'for') && textStarts.has(previous!.start)) offsets.push(previous!.start);
       previous = token;
     }
   } catch {
@@ -58,16 +62,29 @@ function loopMayJumpOut(text: string, start: number): boolean {
   let count = 0;
   let depth = 0;
   let phase: 'head' | 'body-start' | 'body' = 'head';
+  // A downleveled loop is `for (` whose head calls `__asyncValues`; a `for (` without it is no async loop.
+  let downleveled = false;
+  let callsAsyncValues = false;
   try {
     for (const token of tokenizer(text.slice(start), TOKENIZER_OPTIONS)) {
       count++;
       const label = token.type.label;
-      if (count === 1 || count === 2) {
-        if (!isWord(token, count === 1 ? 'for' : 'await')) return true;
+      if (count === 1) {
+        if (!isWord(token, 'for')) return true;
+      } else if (count === 2) {
+        if (label === '(') {
+          downleveled = true;
+          depth = 1;
+        } else if (!isWord(token, 'await')) {
+          return true;
+        }
       } else if (phase === 'head') {
         if (label === '(') depth++;
-        else if (count === 3) return true;
-        else if (label === ')' && --depth === 0) phase = 'body-start';
+        else if (count === 3 && !downleveled) return true;
+        else if (label === ')' && --depth === 0) {
+          if (downleveled && !callsAsyncValues) return false;
+          phase = 'body-start';
+        } else if (isWord(token, '__asyncValues')) callsAsyncValues = true;
       } else if (phase === 'body-start') {
         if (label !== '{') return true;
         phase = 'body';

@@ -44,21 +44,34 @@ the rule through that engine only (default auto: oxlint for 256 KB or more of
 text to parse; the output is the same).
 `;
 
-export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N] [--verify] [--force]
+export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
+                      [--verify | --no-verify] [--types] [--terminal-pattern RE]...
+                      [--close-method NAME]... [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
-the body is read to EOF so the connection goes back to the pool, and the
-original close runs only if EOF does not come within the budget. Sites that
-cannot be rewritten safely are left unchanged and reported as manual.
+the result is handed over at the terminal event as before, and the rest of the
+body is read to EOF in the background (discarded) so the connection goes back
+to the pool; if EOF does not come within the budget, the original close (or an
+abort of the request) ends it. Sites that cannot be rewritten safely are left
+unchanged and reported as manual, with the reason.
 
 Options:
   --dry                  write nothing; report what would change
   --print                show each rewrite as a unified diff
   --json                 print { files: [...], summary: {...} } as JSON
-  --drain-timeout-ms N   the drain budget in ms (default 1000; 0 = no budget)
-  --verify               type-check each rewritten TypeScript file (nearest
-                         tsconfig.json); a rewrite that adds a diagnostic is
-                         rolled back and reported manual with the diagnostic
+  --drain-timeout-ms N   the drain budget in ms (default 1000; 0 = no budget,
+                         reported on every site as unbounded)
+  --verify               type-check every rewritten TypeScript file (by default
+                         only those a tsconfig.json applies to); a rewrite that
+                         adds a diagnostic is rolled back and reported manual
+                         with the diagnostic
+  --no-verify            do not type-check rewritten files
+  --types                find sites with TypeScript type information, as
+                         drainguard lint --types does
+  --terminal-pattern RE  the rule option terminalPatterns (repeat it; replaces
+                         the default completion words)
+  --close-method NAME    the rule option closeMethods (repeat it; replaces the
+                         default close methods)
   --force                rewrite even when the git work tree has uncommitted
                          changes (fix refuses by default)
   -h, --help             show this help

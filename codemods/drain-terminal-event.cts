@@ -36,6 +36,13 @@ function budgetFrom(options: Record<string, unknown>, fallback: number): number 
   return value;
 }
 
+/** `--terminalPatterns=a,b` / `--closeMethods=cancel,abort` (or arrays from a programmatic call): the rule's options. */
+function listFrom(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+
 /**
  * jscodeshift transform `drain-terminal-event`: finds the sites with the rule
  * `drainguard/no-early-stream-close` and rewrites each into a bounded drain.
@@ -47,7 +54,12 @@ async function transform(file: FileInfo, api: Api, options: Record<string, unkno
     rewriteModule = importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
   }
   const { rewrite, DEFAULT_DRAIN_TIMEOUT_MS } = await rewriteModule;
-  const result = rewrite(file.source, file.path, { drainTimeoutMs: budgetFrom(options, DEFAULT_DRAIN_TIMEOUT_MS) });
+  const terminalPatterns = listFrom(options.terminalPatterns);
+  const closeMethods = listFrom(options.closeMethods);
+  const result = rewrite(file.source, file.path, {
+    drainTimeoutMs: budgetFrom(options, DEFAULT_DRAIN_TIMEOUT_MS),
+    ruleOptions: { ...(terminalPatterns ? { terminalPatterns } : {}), ...(closeMethods ? { closeMethods } : {}) },
+  });
   if (result.parseError) throw new SyntaxError(`${file.path}: ${result.parseError}`);
   for (const site of result.sites) {
     if (site.status === 'manual' || site.reason) {

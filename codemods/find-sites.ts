@@ -1,14 +1,29 @@
 import { Linter, type Rule, type SourceCode } from 'eslint';
-import rule from '../rules/no-early-stream-close.js';
+import rule, { ANALYSIS, jumpAfterClose } from '../rules/no-early-stream-close.js';
 import type { Node } from '../rules/analysis/ast.js';
+import type { StreamResolver } from '../rules/analysis/streams.js';
 import { basename } from 'node:path';
-import { languageOptionsFor, mayBeScript } from './language.js';
+import { isTypeScriptPath, languageOptionsFor, mayBeScript } from './language.js';
+import type { RuleOptions } from '../rules/no-early-stream-close.js';
+
+export interface FindSitesOptions {
+  /** The rule's options (`terminalPatterns`, `closeMethods`), as `lint` and an ESLint config take them. */
+  ruleOptions?: Partial<RuleOptions>;
+  /** As `lint --types`: type information from the project service for TypeScript files (the rule's `useTypes`). */
+  types?: boolean;
+  /** `tsconfigRootDir` for `types` (default: the working directory). */
+  cwd?: string;
+}
 
 export interface FoundSite {
   node: Node;
   messageId: string;
   line: number;
   column: number;
+  /** The rule's stream resolver of this run (what it knows of the file's streams), handed on with its report. */
+  streams?: StreamResolver;
+  /** The reported close this jump follows (`body.destroy(); return;`): rewritten with it, reported as its site. */
+  partOf?: FoundSite;
 }
 
 export interface FoundSites {
@@ -18,24 +33,24 @@ export interface FoundSites {
 }
 
 /** Runs the rule itself over the text (the single detection) and keeps the AST node of every report. */
-export function findSites(text: string, filePath: string): FoundSites {
-  const asModule = findSitesAs(text, filePath, false);
+export function findSites(text: string, filePath: string, options: FindSitesOptions = {}): FoundSites {
+  const asModule = findSitesAs(text, filePath, false, options);
   if (!asModule.parseError || !mayBeScript(filePath)) return asModule;
   // As `drainguard lint` does: old code in a .js file may be a sloppy-mode script (`with`, octal literals).
-  const asScript = findSitesAs(text, filePath, true);
+  const asScript = findSitesAs(text, filePath, true, options);
   return asScript.parseError ? asModule : asScript;
 }
 
-function findSitesAs(text: string, filePath: string, scriptMode: boolean): FoundSites {
+function findSitesAs(text: string, filePath: string, scriptMode: boolean, options: FindSitesOptions): FoundSites {
   const captured: FoundSite[] = [];
   const capturingRule: Rule.RuleModule = {
     meta: rule.meta,
     create(context) {
       const proxy = Object.create(context, {
         report: {
-          value(descriptor: { node: Node; messageId: string }) {
+          value(descriptor: { node: Node; messageId: string; [ANALYSIS]?: StreamResolver }) {
             const { line, column } = descriptor.node.loc.start;
-            captured.push({ node: descriptor.node, messageId: descriptor.messageId, line, column: column + 1 });
+            captured.push({ node: descriptor.node, messageId: descriptor.messageId, line, column: column + 1, streams: descriptor[ANALYSIS] });
             context.report(descriptor as never);
           },
         },
@@ -43,23 +58,37 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean): Found
       return rule.create(proxy);
     },
   };
-  const linter = new Linter({ configType: 'flat' });
+  const types = Boolean(options.types) && isTypeScriptPath(filePath);
+  const ruleOptions = { ...options.ruleOptions, ...(types ? { useTypes: true } : {}) };
+  const languageOptions = languageOptionsFor(filePath, { scriptMode });
+  if (types) {
+    languageOptions.parserOptions = { ...languageOptions.parserOptions, projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
+  }
+  const linter = new Linter({ configType: 'flat', cwd: types ? '/' : undefined });
   const messages = linter.verify(
     text,
     [
       {
         files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
-        languageOptions: languageOptionsFor(filePath, { scriptMode }),
+        languageOptions,
         plugins: { drainguard: { rules: { 'no-early-stream-close': capturingRule } } },
-        rules: { 'drainguard/no-early-stream-close': 'error' },
+        rules: { 'drainguard/no-early-stream-close': Object.keys(ruleOptions).length > 0 ? ['error', ruleOptions] : 'error' },
       },
     ],
     // Flat config matches files relative to the cwd; the parser only needs the extension.
-    { filename: basename(filePath) },
+    // With type information the parser needs the real path (the project service finds its tsconfig from it).
+    { filename: types ? filePath : basename(filePath) },
   );
   const fatal = messages.find((message) => message.fatal);
   // A site silenced with an eslint-disable comment is reported by neither `lint` nor here, so `fix` leaves it alone.
   const reported = new Set(messages.filter((message) => !message.fatal).map((message) => `${message.line}:${message.column}`));
   const sites = captured.filter((site) => reported.has(`${site.line}:${site.column}`));
+  // `body.destroy(); return;` is one report (at the close), but the jump that leaves the loop is rewritten too.
+  for (const site of sites.filter((found) => found.messageId === 'explicitClose')) {
+    const jump = jumpAfterClose(site.node);
+    if (!jump || sites.some((found) => found.node === jump)) continue;
+    sites.push({ node: jump, messageId: 'implicitClose', line: jump.loc.start.line, column: jump.loc.start.column + 1, streams: site.streams, partOf: site });
+  }
+  sites.sort((a, b) => a.line - b.line || a.column - b.column);
   return { sites, sourceCode: linter.getSourceCode()!, parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
 }

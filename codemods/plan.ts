@@ -4,32 +4,39 @@ import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node }
 import { StreamResolver, type Family } from '../rules/analysis/streams.js';
 import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-close.js';
 import type { FoundSite } from './find-sites.js';
+import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
 
-const PROMISE_CLOSES = new Set(['cancel', 'aclose', 'return']);
-
-/** Replace the close statement by reading `reader` to EOF (SPEC §2 "local drain loop"). */
-export interface LocalDrainPlan {
-  kind: 'local-drain';
+/**
+ * A close of a reader in hand: the close statement becomes a drain of that reader (its own `cancel()` ends the drain when
+ * the budget runs out). `detached`: nothing reads the reader after the close, so the drain runs in the background and
+ * the function goes on at once; otherwise the drain is awaited (still bounded) so that later reads see EOF as before.
+ */
+export interface ReaderPlan {
+  kind: 'reader';
   site: FoundSite;
   statement: Node;
   reader: string;
-  readMethod: 'read' | 'next';
-  /** What the budget timer runs: the original close, or the request's abort; null when nothing can end the drain early. */
-  budget: { text: string; returnsPromise: boolean } | null;
+  /** The close went through optional chaining (`reader?.cancel()`): drain only when the reader is there. */
+  optional: boolean;
+  detached: boolean;
+  /** A close in a `finally` without `catch`: error paths get a `catch` that closes at once and rethrows. */
+  finallyOf: TSESTree.TryStatement | null;
+  closeText: string;
 }
 
-/** Keep the `for await` running to EOF behind a flag (SPEC §2 "flag and continue"). */
-export interface FlagSiteChange {
+/** A site inside a `for await`: the loop iterates a drainable wrapper; the completion branch hands the rest of it to a background drain. */
+export interface LoopChange {
   site: FoundSite;
   statement: Node;
-  kind: 'close' | 'break' | 'return';
-  returned: string | null;
+  /** `close`: the close statement is replaced by the hand-off; `jump`: the hand-off goes before the break/return/continue. */
+  kind: 'close' | 'jump';
 }
-export interface FlagPlan {
-  kind: 'flag';
+export interface LoopPlan {
+  kind: 'loop';
   loop: TSESTree.ForOfStatement;
-  changes: FlagSiteChange[];
-  budget: { text: string; returnsPromise: boolean } | null;
+  changes: LoopChange[];
+  /** What ends the background drain when the budget runs out: an AbortController (text), a close (arrow body text), or null = the wrapper holds the stream's reader / destroys a Node stream. */
+  stop: { controller: string } | { close: string } | null;
 }
 
 export interface ManualPlan {
@@ -38,25 +45,45 @@ export interface ManualPlan {
   reason: string;
 }
 
-export type Plan = LocalDrainPlan | FlagPlan | ManualPlan;
+export type Plan = ReaderPlan | LoopPlan | DataHandlerPlan | ManualPlan;
 
-export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): Plan[] {
-  const streams = new StreamResolver({
-    getScope: (node) => sourceCode.getScope(node as never) as never,
-    visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
-  });
+export const COMPILED_OUTPUT_REASON = 'compiled output (`__asyncValues`): fix the source it was compiled from';
+export const NOTHING_ENDS_DRAIN_REASON =
+  'nothing in scope can end a drain of this iterator early (its return() waits for a pending read): pass the signal of an AbortController to the request, or iterate the body itself';
+
+export const DATA_HANDLER_REASON =
+  "the close is in a Node 'data' handler: resolve on the terminal event, let the handler read on until 'end', and destroy the stream only from a timer if 'end' does not come";
+
+export const READS_ON_REASON =
+  'the loop reads this reader again after the close (it relies on the next read() seeing the end): a read error during a drain would reach that read; leave the loop after the close (break) to make it rewritable';
+
+/**
+ * Decides per site how to rewrite it. `streams` is the rule's own resolver when the rule found the sites in this run
+ * (its class members and type information included), so the plan reads the streams, loops and readers as the rule did.
+ */
+export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, streams: StreamResolver = resolverFor(sourceCode, sites)): Plan[] {
   const text = (node: Node): string => sourceCode.getText(node as never);
   const plans: Plan[] = [];
-  const flagPlans = new Map<Node, FlagPlan>();
+  const loopPlans = new Map<Node, LoopPlan>();
   const manual = (site: FoundSite, reason: string): void => {
     plans.push({ kind: 'manual', site, reason });
   };
+  const loopPlanFor = (loop: TSESTree.ForOfStatement): LoopPlan => {
+    let plan = loopPlans.get(loop);
+    if (!plan) {
+      plan = { kind: 'loop', loop, changes: [], stop: null };
+      loopPlans.set(loop, plan);
+      plans.push(plan);
+    }
+    return plan;
+  };
+  const explicitCloses = new Map<LoopPlan, string>();
 
   for (const site of sites) {
     const node = site.node;
     const fn = enclosingFunction(node);
-    if (!fn || !(fn as TSESTree.FunctionLike).async) {
-      manual(site, 'the close is not inside an async function, so it cannot await a drain');
+    if (fn && dataHandlerCall(fn)) {
+      plans.push(node.type === 'CallExpression' ? planDataHandler(site, fn, closeStatement(node), streams, sourceCode) : { kind: 'manual', site, reason: DATA_HANDLER_REASON });
       continue;
     }
     if (node.type === 'CallExpression') {
@@ -68,99 +95,193 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode): 
         continue;
       }
       const family = method === 'terminate' ? streams.transformControllerFamily(callee.object) : streams.familyOf(callee.object);
-      const reader = family ? findReaderInHand(node, callee.object as Node, family, fn, streams, sourceCode) : null;
-      const closeText = text(unwrapClose(node));
-      if (reader) {
-        // A pending next() of an async iterator holds back its return(), so only an abort can end that drain early.
-        const controller = reader.method === 'next' && family ? findRequestController(node, family, streams, sourceCode) : null;
-        const budget =
-          reader.method === 'read'
-            ? { text: closeText, returnsPromise: PROMISE_CLOSES.has(method) }
-            : controller
-              ? { text: `${controller}.abort()`, returnsPromise: false }
-              : null;
-        plans.push({ kind: 'local-drain', site, statement, reader: reader.text, readMethod: reader.method, budget });
+      const loop = family ? enclosingAsyncLoopOf(node, callee.object as Node, family, streams, sourceCode) : null;
+      const reader = family && fn ? findReaderInHand(node, callee.object as Node, family, fn, streams, sourceCode) : null;
+      if (reader && !(loop && reader.method === 'next')) {
+        if (reader.method === 'next') {
+          manual(site, NOTHING_ENDS_DRAIN_REASON);
+          continue;
+        }
+        const finallyOf = enclosingFinally(statement);
+        if (finallyOf?.handler) {
+          manual(site, 'the close is in a `finally` after a `catch`: which paths failed is not known there');
+          continue;
+        }
+        const detached = finallyOf !== null || nothingReadsAfter(statement, reader.node, sourceCode);
+        if (!detached && readsOnInLoop(statement, reader.node, sourceCode)) {
+          manual(site, READS_ON_REASON);
+          continue;
+        }
+        if (!detached && !(fn as TSESTree.FunctionLike | null)?.async) {
+          manual(site, 'the reader is read again after the close, and the function is not async, so it cannot wait for the drain');
+          continue;
+        }
+        plans.push({
+          kind: 'reader',
+          site,
+          statement,
+          reader: reader.text,
+          optional: node.parent?.type === 'ChainExpression' && callee.optional,
+          detached,
+          finallyOf,
+          closeText: text(statement),
+        });
         continue;
       }
-      const loop = family ? enclosingAsyncLoopOf(node, family, streams) : null;
       if (!loop) {
         manual(site, 'no reader of this response is in hand to drain, and the close is not inside a `for await` over it');
         continue;
       }
-      const problem = flagProblem(node, loop);
+      const problem = loopProblem(node, loop);
       if (problem) {
         manual(site, problem);
         continue;
       }
-      const plan = flagPlanFor(loop, flagPlans, plans);
-      plan.changes.push({ site, statement, kind: 'close', returned: null });
-      plan.budget ??= { text: closeText, returnsPromise: PROMISE_CLOSES.has(method) };
+      const plan = loopPlanFor(loop);
+      plan.changes.push({ site, statement, kind: 'close' });
+      if (!explicitCloses.has(plan)) explicitCloses.set(plan, text(unwrapClose(node)));
       continue;
     }
     if (node.type === 'BreakStatement' || node.type === 'ReturnStatement' || node.type === 'ContinueStatement') {
       const target = node.type === 'ReturnStatement' ? null : jumpTarget(node);
       const loop = innermostLeftAsyncLoop(node, target);
       if (!loop || loop.type !== 'ForOfStatement') {
-        manual(site, 'downleveled async iteration (`__asyncValues`) is not rewritten; fix the source it was compiled from');
+        manual(site, COMPILED_OUTPUT_REASON);
         continue;
       }
-      if (node.type === 'ContinueStatement' || (node.type === 'BreakStatement' && target !== loop)) {
-        manual(site, 'the jump leaves more than the `for await` loop (a labeled break or continue to an outer statement)');
-        continue;
-      }
-      const problem = flagProblem(node, loop);
+      const problem = loopProblem(node, loop);
       if (problem) {
         manual(site, problem);
         continue;
       }
-      const plan = flagPlanFor(loop, flagPlans, plans);
-      plan.changes.push({
-        site,
-        statement: node,
-        kind: node.type === 'BreakStatement' ? 'break' : 'return',
-        returned: node.type === 'ReturnStatement' && node.argument ? text(node.argument) : null,
-      });
+      loopPlanFor(loop).changes.push({ site, statement: node, kind: 'jump' });
       continue;
     }
     manual(site, `unsupported site ${node.type}`);
   }
 
-  for (const plan of flagPlans.values()) {
-    if (plan.budget) continue;
+  for (const plan of loopPlans.values()) {
     const family = streams.asyncLoopFamily(plan.loop);
     const controller = family ? findRequestController(plan.loop, family, streams, sourceCode) : null;
-    if (controller) plan.budget = { text: `${controller}.abort()`, returnsPromise: false };
+    const close = explicitCloses.get(plan);
+    if (controller) plan.stop = { controller };
+    else if (close) plan.stop = { close };
+    else if (!iteratesStreamItself(plan.loop)) {
+      const index = plans.indexOf(plan);
+      plans.splice(index, 1, ...plan.changes.map((change): ManualPlan => ({ kind: 'manual', site: change.site, reason: NOTHING_ENDS_DRAIN_REASON })));
+    }
   }
   return plans;
 }
 
-function flagPlanFor(loop: TSESTree.ForOfStatement, flagPlans: Map<Node, FlagPlan>, plans: Plan[]): FlagPlan {
-  let plan = flagPlans.get(loop);
-  if (!plan) {
-    plan = { kind: 'flag', loop, changes: [], budget: null };
-    flagPlans.set(loop, plan);
-    plans.push(plan);
-  }
-  return plan;
+function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): StreamResolver {
+  const fromRule = sites.find((site) => site.streams)?.streams;
+  if (fromRule) return fromRule;
+  return new StreamResolver({
+    getScope: (node) => sourceCode.getScope(node as never) as never,
+    visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
+  });
 }
 
-/** Why flag-and-continue would change where control goes, or null when it is safe. */
-function flagProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
-  if (loop.body.type !== 'BlockStatement') return 'the `for await` body is not a block';
+/** `for await (… of res.body)`, `of res`, `of this.stream`: the loop runs over the stream itself, whose reader the wrapper can hold (or which it can destroy). */
+function iteratesStreamItself(loop: TSESTree.ForOfStatement): boolean {
+  const right = unwrap(loop.right);
+  return right?.type === 'Identifier' || right?.type === 'MemberExpression';
+}
+
+/** Why the loop cannot iterate a drainable wrapper, or null when it can. */
+function loopProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
   for (let current = node.parent; current && current !== loop; current = current.parent) {
-    if (isLoop(current)) return '`continue` would apply to an inner loop, not to the `for await`';
     if (isFunction(current)) return 'the close is in a nested function';
   }
-  for (let current: Node | undefined = loop.parent; current; current = current.parent) {
-    if (isFunction(current)) break;
-    if (current.type === 'ForOfStatement' && current.await) return 'nested `for await` loops are left to a person';
+  const holder = loop.parent?.type === 'LabeledStatement' ? loop.parent : loop;
+  if (!isStatementListItem(holder as Node)) return 'the `for await` is not in a block of statements, so the drainable iterator cannot be declared before it';
+  return null;
+}
+
+export function isStatementListItem(statement: Node): boolean {
+  const parent = statement.parent?.type;
+  return parent === 'BlockStatement' || parent === 'SwitchCase' || parent === 'Program' || parent === 'StaticBlock';
+}
+
+export function enclosingFunction(node: Node): Node | null {
+  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
+  return null;
+}
+
+/** The `try` whose `finally` block holds `statement` (in the same function), if any. */
+function enclosingFinally(statement: Node): TSESTree.TryStatement | null {
+  for (let current: Node = statement; current.parent; current = current.parent) {
+    const parent = current.parent;
+    if (isFunction(parent)) return null;
+    if (parent.type === 'TryStatement' && parent.finalizer === current) return parent;
   }
   return null;
 }
 
-function enclosingFunction(node: Node): Node | null {
-  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
-  return null;
+/**
+ * Whether nothing can read the reader again after the close statement, so a background drain cannot race the code:
+ * the statement after the close leaves every loop that reads it (return, throw, break out of it), or no loop reading it
+ * encloses the close and no read or releaseLock of it follows. A reader kept in a field may be read by other methods.
+ */
+function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode): boolean {
+  const target = unwrap(reader);
+  if (target?.type !== 'Identifier') return false;
+  const name = target.name;
+  // `const reader = this.reader`: other methods read the same reader.
+  const definition = (variableAt(name, reader, sourceCode) as { defs?: Array<{ node: Node }> } | null)?.defs?.[0]?.node;
+  if (definition?.type === 'VariableDeclarator' && definition.init && /\bthis\b/.test(sourceCode.getText(definition.init as never))) return false;
+  const fn = enclosingFunction(statement);
+  const fnText = fn ? sourceCode.getText(fn as never) : sourceCode.text;
+  if (new RegExp(`\\b${name}\\s*\\.\\s*releaseLock\\b`).test(fnText)) return false;
+  const readPattern = new RegExp(`\\b${name}\\s*\\.\\s*read\\b`);
+  const readingLoops: Node[] = [];
+  for (let current = statement.parent; current && current !== fn; current = current.parent) {
+    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) readingLoops.push(current);
+  }
+  // Statements that neither read the reader nor jump (`downstream.close();`) may come before the statement that leaves.
+  let next = nextStatement(statement);
+  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next as never))) next = nextStatement(next);
+  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return !readPattern.test(sourceCode.getText(next as never));
+  if (next?.type === 'BreakStatement' && readingLoops.length > 0) {
+    const target = jumpTarget(next);
+    if (target && target === readingLoops[readingLoops.length - 1]) return afterIsFree(target, readPattern, fn, sourceCode);
+    if (target && readingLoops.includes(target)) return afterIsFree(readingLoops[readingLoops.length - 1]!, readPattern, fn, sourceCode);
+  }
+  if (readingLoops.length > 0) return false;
+  return afterIsFree(statement, readPattern, fn, sourceCode);
+}
+
+/** The close is inside a loop that reads the reader, and does not leave it right after: the loop's next read() follows. */
+function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): boolean {
+  const target = unwrap(reader);
+  if (target?.type !== 'Identifier') return false;
+  const readPattern = new RegExp(`\\b${target.name}\\s*\\.\\s*read\\b`);
+  const fn = enclosingFunction(statement);
+  const readingLoops: Node[] = [];
+  for (let current = statement.parent; current && current !== fn; current = current.parent) {
+    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) readingLoops.push(current);
+  }
+  if (readingLoops.length === 0) return false;
+  let next = nextStatement(statement);
+  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next as never))) next = nextStatement(next);
+  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return false;
+  // `break` out of the innermost loop that reads (or out of one around it) leaves before the next read.
+  return !(next?.type === 'BreakStatement' && readingLoops.includes(jumpTarget(next) as Node));
+}
+
+function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCode: SourceCode): boolean {
+  const end = (node.range as [number, number])[1];
+  const fnEnd = fn ? (fn.range as [number, number])[1] : sourceCode.text.length;
+  return !readPattern.test(sourceCode.text.slice(end, fnEnd));
+}
+
+function nextStatement(statement: Node): Node | null {
+  const parent = statement.parent;
+  const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
+  if (!list) return null;
+  const index = (list as Node[]).indexOf(statement);
+  return (list[index + 1] as Node | undefined) ?? null;
 }
 
 /** The expression statement that is just the close (`await x.cancel()`, `x.cancel().catch(…)`, `void x.abort()`). */
@@ -193,10 +314,10 @@ function findReaderInHand(
   fn: Node,
   streams: StreamResolver,
   sourceCode: SourceCode,
-): { text: string; method: 'read' | 'next' } | null {
-  const receiverText = sourceCode.getText(receiver as never);
+): { text: string; node: Node; method: 'read' | 'next' } | null {
+  const receiverText = sourceCode.getText(receiver as never).replace(/[!?]+$/, '');
   const searchRoot = unwrap(receiver)?.type === 'MemberExpression' ? enclosingClassOrSelf(fn) : fn;
-  let best: { text: string; method: 'read' | 'next' } | null = null;
+  let best: { text: string; node: Node; method: 'read' | 'next' } | null = null;
   walk(searchRoot, sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
     if (node.type !== 'CallExpression' || node.arguments.length > 0) return;
     const callee = unwrap(node.callee);
@@ -205,12 +326,15 @@ function findReaderInHand(
     if (method !== 'read' && method !== 'next') return;
     const object = callee.object as Node;
     const objectText = sourceCode.getText(object as never);
-    if (best?.text === receiverText) return;
-    if (objectText !== receiverText && streams.familyOf(object) !== family) return;
+    if (best && best.text.replace(/[!?]+$/, '') === receiverText) return;
+    if (objectText.replace(/[!?]+$/, '') !== receiverText && streams.familyOf(object) !== family) return;
     if (!inScopeAt(object, close, sourceCode)) return;
-    best = { text: objectText, method };
+    best = { text: objectText, node: object, method };
   });
-  return best;
+  const found = best as { text: string; node: Node; method: 'read' | 'next' } | null;
+  // Drain the receiver as written at the close (`this.reader!`), so its narrowing and assertions stay where they were.
+  if (found && found.text.replace(/[!?]+$/, '') === receiverText) return { ...found, text: sourceCode.getText(receiver as never) };
+  return found;
 }
 
 function enclosingClassOrSelf(fn: Node): Node {
@@ -223,7 +347,8 @@ function inScopeAt(reader: Node, close: Node, sourceCode: SourceCode): boolean {
   const target = unwrap(reader);
   if (target?.type === 'MemberExpression') return unwrap(target.object)?.type === 'ThisExpression' || target.object.type === 'Identifier';
   if (target?.type !== 'Identifier') return false;
-  return variableAt(target.name, reader, sourceCode) !== null && variableAt(target.name, reader, sourceCode) === variableAt(target.name, close, sourceCode);
+  const variable = variableAt(target.name, reader, sourceCode);
+  return variable !== null && variable === variableAt(target.name, close, sourceCode);
 }
 
 interface ScopeLike {
@@ -239,24 +364,80 @@ function variableAt(name: string, node: Node, sourceCode: SourceCode): unknown {
   return null;
 }
 
-function enclosingAsyncLoopOf(node: Node, family: Family, streams: StreamResolver): TSESTree.ForOfStatement | null {
+/** The `for await` around the close that iterates the closed response or something derived from it (`response.events()`, `iterSSE(response)`). */
+function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): TSESTree.ForOfStatement | null {
+  const receiverText = sourceCode.getText(receiver as never).replace(/[!?]+$/, '');
+  const derivedFromReceiver = (right: Node): boolean => {
+    const call = unwrap(right);
+    if (call?.type !== 'CallExpression') return false;
+    const callee = unwrap(call.callee);
+    const parts = [...(callee?.type === 'MemberExpression' ? [callee.object as Node] : []), ...(call.arguments as Node[])];
+    return parts.some((part) => sourceCode.getText(part as never).replace(/[!?]+$/, '') === receiverText);
+  };
   for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
-    if (current.type === 'ForOfStatement' && current.await && streams.familyOf(current.right) === family) return current;
+    if (current.type !== 'ForOfStatement' || !current.await) continue;
+    if (streams.familyOf(current.right) === family || derivedFromReceiver(current.right as Node)) return current;
   }
   return null;
 }
 
-/** The `AbortController` whose signal went into the request of `family`, if one is in scope at `at`. */
-function findRequestController(at: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): string | null {
-  const fn = enclosingFunction(at);
+const CONTROLLER_NAME = /(^|\.)(\w*controller|abort\w*)$/i;
+
+/**
+ * The `AbortController` of the request the loop reads, found where code keeps it: a `new AbortController()` whose
+ * signal went into the request; an argument of the call that builds the iterator (`iterSSE(response, controller)`,
+ * `{ signal: controller.signal }`, `{ controller }`); a field or variable whose `.signal` the function passes on.
+ */
+function findRequestController(loop: TSESTree.ForOfStatement, family: Family, streams: StreamResolver, sourceCode: SourceCode): string | null {
+  const keys = sourceCode.visitorKeys as Record<string, readonly string[]>;
+  const fn = enclosingFunction(loop);
+  const text = (node: Node): string => sourceCode.getText(node as never);
+  // `controller`, `this.controller`, `options.controller`: a name in scope at the loop, or a non-computed path from one.
+  const usable = (node: Node): boolean => {
+    const target = unwrap(node);
+    if (target?.type === 'Identifier') return inScopeAt(target, loop, sourceCode);
+    if (target?.type !== 'MemberExpression' || target.computed) return false;
+    return unwrap(target.object)?.type === 'ThisExpression' || usable(target.object as Node);
+  };
+  const fromArgument = (argument: Node): string | null => {
+    const value = unwrap(argument);
+    if (!value) return null;
+    if ((value.type === 'Identifier' || value.type === 'MemberExpression') && CONTROLLER_NAME.test(text(value)) && usable(value)) return text(value);
+    if (value.type === 'MemberExpression' && propertyName(value) === 'signal' && usable(value.object as Node)) return text(value.object as Node);
+    if (value.type === 'ObjectExpression') {
+      for (const property of value.properties) {
+        if (property.type !== 'Property') continue;
+        const found = fromArgument(property.value as Node);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  const iterated = unwrap(loop.right);
+  if (iterated?.type === 'CallExpression') {
+    for (const argument of iterated.arguments) {
+      const found = fromArgument(argument as Node);
+      if (found) return found;
+    }
+  }
   if (!fn) return null;
   let found: string | null = null;
-  walk(fn, sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
-    if (found || node.type !== 'VariableDeclarator' || node.id.type !== 'Identifier') return;
-    const init = unwrap(node.init);
-    if (init?.type !== 'NewExpression' || calleeName(init.callee) !== 'AbortController') return;
-    if (streams.familyOf(node.id) === family && inScopeAt(node.id, at, sourceCode)) found = node.id.name;
+  walk(fn, keys, (node) => {
+    if (found) return;
+    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier') {
+      const init = unwrap(node.init);
+      if (init?.type === 'NewExpression' && calleeName(init.callee) === 'AbortController' && streams.familyOf(node.id) === family && inScopeAt(node.id, loop, sourceCode)) {
+        found = node.id.name;
+      }
+    }
+  });
+  if (found) return found;
+  // `signal: this.controller.signal` / `fetch(url, { signal: controller.signal })` anywhere in the function.
+  walk(fn, keys, (node) => {
+    if (found || node.type !== 'MemberExpression' || propertyName(node) !== 'signal') return;
+    const object = node.object as Node;
+    if (CONTROLLER_NAME.test(text(object)) && usable(object)) found = text(object);
   });
   return found;
 }

@@ -1,9 +1,11 @@
 import type { Rule } from 'eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
+import { asyncLoopIterable, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
+import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
+import { suggestedEdits } from '../codemods/suggest.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
@@ -15,6 +17,9 @@ export interface RuleOptions {
   useTypes: boolean;
 }
 
+/** A report descriptor's key for the rule's stream resolver, which `drainguard fix` plans with (ESLint ignores the key). */
+export const ANALYSIS = Symbol('drainguard analysis');
+
 export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
 interface Site {
@@ -24,6 +29,8 @@ interface Site {
   messageId: 'explicitClose' | 'implicitClose';
   data: Record<string, string>;
   receiver: Node;
+  /** A jump that adds no close of its own: the stream it leaves was already closed just before it (reported there). */
+  closedBefore?: () => boolean;
 }
 
 type CodePath = Rule.CodePath;
@@ -66,10 +73,13 @@ const rule: Rule.RuleModule = {
         additionalProperties: false,
       },
     ],
+    hasSuggestions: true,
     defaultOptions: [{ terminalPatterns: [...DEFAULT_TERMINAL_PATTERNS], closeMethods: [...DEFAULT_CLOSE_METHODS], useTypes: false }],
     messages: {
       explicitClose:
         '`{{stream}}` is closed with `{{method}}()` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+      drainInBackground:
+        'Hand the result over and drain the rest of the body to EOF in the background, bounded by {{budget}} ms (the rewrite of `drainguard fix`).',
       implicitClose:
         '`{{statement}}` leaves `for await` over `{{stream}}` after the terminal event `{{event}}` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).',
     },
@@ -124,16 +134,14 @@ const rule: Rule.RuleModule = {
       const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
       loopBreaks.delete(loop);
       let effect: Effect | null = null;
-      if (loop.type === 'ForOfStatement') {
-        if (loop.await) {
-          effect = {
-            kind: 'deferred',
-            resolve: () => {
-              const family = streams.asyncLoopFamily(loop);
-              return family ? { kind: 'kill', family } : { kind: 'none' };
-            },
-          };
-        }
+      if (asyncLoopIterable(loop)) {
+        effect = {
+          kind: 'deferred',
+          resolve: () => {
+            const family = streams.asyncLoopFamily(loop);
+            return family ? { kind: 'kill', family } : { kind: 'none' };
+          },
+        };
       } else if ((loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') && loop.test) {
         const test = loop.test as Node;
         effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
@@ -152,9 +160,16 @@ const rule: Rule.RuleModule = {
       const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
       const iterable = iteratedExpression(loop);
+      if (handsOffToDrain(loop, iterable as Node, sourceCode.text)) return;
+      const family = memo(() => streams.asyncLoopFamily(loop));
       recordSite({
         node,
-        family: memo(() => streams.asyncLoopFamily(loop)),
+        family,
+        closedBefore: () => {
+          const left = family();
+          const receiver = left === null ? null : closeRightBefore(node, closeMethods);
+          return receiver !== null && streams.closeFamily(receiver) === left;
+        },
         receiver: iterable as Node,
         messageId: 'implicitClose',
         data: { statement: node.type === 'ReturnStatement' ? 'return' : node.type === 'BreakStatement' ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable as never)) },
@@ -167,6 +182,7 @@ const rule: Rule.RuleModule = {
         facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
         if (facts.needed && facts.parent) facts.parent.needed = true;
       }
+      const found: Array<{ site: Site; event: string }> = [];
       for (const facts of allFacts) {
         if (!facts.needed) continue;
         solve(
@@ -174,10 +190,30 @@ const rule: Rule.RuleModule = {
           (site, state) => {
             const pending = state?.pending;
             const family = site.family();
-            if (!pending || !family || pending.eofed.has(family)) return;
-            context.report({ node: site.node as never, messageId: site.messageId, data: { ...site.data, event: pending.label } });
+            if (!pending || !family || pending.eofed.has(family) || site.closedBefore?.()) return;
+            found.push({ site, event: pending.label });
           }
         );
+      }
+      if (found.length === 0) return;
+      // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
+      // A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
+      const nodes = found.flatMap(({ site }) => {
+        const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
+        return jump ? [site.node, jump] : [site.node];
+      });
+      const suggestions = suggestionsFor([...new Set(nodes)], sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
+      for (const { site, event } of found) {
+        const edits = suggestions.get(site.node);
+        const descriptor: Rule.ReportDescriptor = {
+          node: site.node as never,
+          messageId: site.messageId,
+          data: { ...site.data, event },
+          ...(edits
+            ? { suggest: [{ messageId: 'drainInBackground', data: { budget: String(edits.budget) }, fix: (fixer) => edits.edits.map((edit) => fixer.replaceTextRange([edit.start, edit.end], edit.text)) }] }
+            : {}),
+        };
+        context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
       }
     };
 
@@ -268,7 +304,7 @@ const rule: Rule.RuleModule = {
         const receiver = callee.object as Node;
         recordSite({
           node,
-          family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.familyOf(receiver))),
+          family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.closeFamily(receiver))),
           receiver,
           messageId: 'explicitClose',
           data: { stream: brief(sourceCode.getText(receiver as never)), method },
@@ -315,6 +351,35 @@ function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
     candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
     closeCalls: closeCallSelector(methods),
   }));
+}
+
+/**
+ * The `break`/`return`/`continue` right after a close statement that leaves a `for await` (`body.destroy(); return;`).
+ * The rule reports that pair once, at the close; the codemod rewrites both.
+ */
+export function jumpAfterClose(close: Node): Node | null {
+  let expression: Node = close;
+  while (expression.parent?.type === 'AwaitExpression' || expression.parent?.type === 'YieldExpression' || expression.parent?.type === 'ChainExpression') {
+    expression = expression.parent;
+  }
+  const statement = expression.parent;
+  if (statement?.type !== 'ExpressionStatement') return null;
+  const block = statement.parent;
+  const statements = block?.type === 'BlockStatement' ? block.body : block?.type === 'SwitchCase' ? block.consequent : null;
+  const next = statements?.[statements.indexOf(statement) + 1];
+  if (next?.type !== 'BreakStatement' && next?.type !== 'ReturnStatement' && next?.type !== 'ContinueStatement') return null;
+  return innermostLeftAsyncLoop(next, next.type === 'ReturnStatement' ? null : jumpTarget(next)) ? next : null;
+}
+
+/** The receiver of the close call written as the statement right before `node` (`body.destroy(); return;`), if any. */
+function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node | null {
+  const parent = node.parent;
+  const statements: readonly Node[] = parent?.type === 'BlockStatement' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : [];
+  const previous = statements[statements.indexOf(node) - 1];
+  if (previous?.type !== 'ExpressionStatement') return null;
+  const call = unwrap(previous.expression);
+  const callee = call?.type === 'CallExpression' ? unwrap(call.callee) : null;
+  return callee?.type === 'MemberExpression' && closeMethods.has(propertyName(callee) ?? '') ? callee.object : null;
 }
 
 /** The test and polarity of the branch that `node` starts, if it starts one. */
@@ -381,25 +446,31 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
   return null;
 }
 
-function isAsyncLoop(node: Node): boolean {
-  if (node.type === 'ForOfStatement') return node.await;
-  return downleveledAsyncValues(node) !== null;
+/** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
+function suggestionsFor(nodes: Node[], sourceCode: Rule.RuleContext['sourceCode'], typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
+  try {
+    return suggestedEdits(
+      nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),
+      sourceCode,
+      typescript,
+      streams,
+    );
+  } catch {
+    return new Map();
+  }
 }
 
-/** `__asyncValues(x)` (or `tslib_1.__asyncValues(x)`, `(0, tslib_1.__asyncValues)(x)`) in the init of a downleveled `for await`. */
-function downleveledAsyncValues(node: Node): TSESTree.CallExpression | null {
-  if (node.type !== 'ForStatement' || node.init?.type !== 'VariableDeclaration') return null;
-  for (const declarator of node.init.declarations) {
-    const init = unwrap(declarator.init);
-    if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') return init;
-  }
-  return null;
+function handsOffToDrain(loop: Node, iterable: Node, text: string): boolean {
+  if (loop.type !== 'ForOfStatement' || iterable.type !== 'Identifier') return false;
+  const [start, end] = loop.body.range;
+  return text.slice(start, end).includes(`${iterable.name}.${DRAIN_HAND_OFF_METHOD}(`);
+}
+
+function isAsyncLoop(node: Node): boolean {
+  return asyncLoopIterable(node) !== null;
 }
 
 /** The stream a `for await` iterates, as written: `x` of `for await (… of x)` or the `__asyncValues(x)` argument. */
 function iteratedExpression(loop: Node): Node {
-  if (loop.type === 'ForOfStatement') return loop.right;
-  const call = downleveledAsyncValues(loop);
-  const argument = call?.arguments[0];
-  return argument && argument.type !== 'SpreadElement' ? argument : loop;
+  return asyncLoopIterable(loop) ?? loop;
 }

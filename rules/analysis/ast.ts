@@ -22,8 +22,45 @@ export function unwrap(node: Node | null | undefined): Node | null {
       case 'SequenceExpression':
         current = current.expressions[current.expressions.length - 1] ?? null;
         continue;
+      case 'YieldExpression': {
+        // Downleveled `await`: `yield __await(x)` in an async generator, `yield x` in an `__awaiter` body.
+        const awaited = downleveledAwaitArgument(current);
+        if (!awaited) return current;
+        current = awaited;
+        continue;
+      }
       default:
         return current;
+    }
+  }
+  return null;
+}
+
+const DOWNLEVELED_ASYNC_WRAPPERS = new Set(['__awaiter', '__asyncGenerator']);
+
+/**
+ * The generator function that TypeScript's downleveling hands to `__awaiter(this, …, function* () {…})` or
+ * `__asyncGenerator(this, arguments, function* name() {…})`: it runs as the body of the method it is written in.
+ */
+export function isDownleveledAsyncBody(fn: Node): boolean {
+  if (fn.type !== 'FunctionExpression' || !fn.generator) return false;
+  const call = fn.parent;
+  if (call?.type !== 'CallExpression' || !call.arguments.includes(fn)) return false;
+  const name = calleeName(call.callee);
+  return name !== null && DOWNLEVELED_ASYNC_WRAPPERS.has(name);
+}
+
+function downleveledAwaitArgument(node: TSESTree.YieldExpression): Node | null {
+  if (node.delegate || !node.argument) return null;
+  const argument = node.argument;
+  if (argument.type === 'CallExpression' && calleeName(argument.callee) === '__await') {
+    const value = argument.arguments[0];
+    return value && value.type !== 'SpreadElement' ? value : null;
+  }
+  for (let current: Node | undefined = node.parent; current; current = current.parent) {
+    if (isFunction(current)) {
+      const call = current.parent;
+      return isDownleveledAsyncBody(current) && call?.type === 'CallExpression' && calleeName(call.callee) === '__awaiter' ? argument : null;
     }
   }
   return null;
@@ -67,6 +104,20 @@ export function isLoop(node: Node): node is TSESTree.WhileStatement | TSESTree.D
     node.type === 'ForInStatement' ||
     node.type === 'ForOfStatement'
   );
+}
+
+/** What a `for await` iterates: `x` of `for await (… of x)`, or the `__asyncValues(x)` argument of its downleveled form. */
+export function asyncLoopIterable(loop: Node): Node | null {
+  if (loop.type === 'ForOfStatement') return loop.await ? loop.right : null;
+  if (loop.type !== 'ForStatement' || loop.init?.type !== 'VariableDeclaration') return null;
+  for (const declarator of loop.init.declarations) {
+    const init = unwrap(declarator.init);
+    if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') {
+      const argument = init.arguments[0];
+      return argument && argument.type !== 'SpreadElement' ? argument : null;
+    }
+  }
+  return null;
 }
 
 /** The key name of a method or property that holds `fn`, e.g. `return` for `{ return: async () => {} }`. */

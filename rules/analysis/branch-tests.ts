@@ -1,13 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from './ast.js';
+import { calledFunction, isNullish, ownReturns, terminalBranchOf } from './function-results.js';
 import type { Family, StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
-import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, type ExemptKind } from './words.js';
+import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
 
 /** What entering a branch does to the "terminal event seen, EOF not yet" fact. */
 export type Effect =
   | { kind: 'none' }
-  | { kind: 'gen'; label: string }
+  /** `guard`: the test only checks that a completion name is set (`terminator && …`), it does not recognise the event. */
+  | { kind: 'gen'; label: string; guard?: boolean }
   | { kind: 'kill'; family: Family }
   | { kind: 'killAll' }
   /** Classified only when its code path is solved, so files and functions without a close never classify a test. */
@@ -23,29 +25,42 @@ const NONE: Effect = { kind: 'none' };
 const KILL_ALL: Effect = { kind: 'killAll' };
 const NEUTRAL: TestEffects = { pos: NONE, neg: NONE };
 
-/** Both hold (`a && b` taken): the strongest kill wins, then a terminal event. */
+/** Both hold (`a && b` taken): the strongest kill wins, then a terminal event (the test that recognises it, not its guard). */
 function both(a: Effect, b: Effect): Effect {
   if (a.kind === 'killAll' || b.kind === 'killAll') return KILL_ALL;
   if (a.kind === 'kill') return a;
   if (b.kind === 'kill') return b;
-  if (a.kind === 'gen') return a;
+  if (a.kind === 'gen') return a.guard && b.kind === 'gen' && !b.guard ? b : a;
   return b;
 }
 
-/** Either holds (`a || b` taken): an exempt side keeps it quiet, otherwise a terminal side may have fired. */
+/**
+ * Either holds (`a || b` taken). The test is exempt only when every way it can be true is: a terminal side wins
+ * (`type === 'completed' || type === 'error'`: an error reply ends the exchange too); otherwise an exempt side keeps it quiet.
+ */
 function either(a: Effect, b: Effect): Effect {
-  if (a.kind === 'killAll' || b.kind === 'killAll') return KILL_ALL;
   if (a.kind === 'gen') return a;
   if (b.kind === 'gen') return b;
+  if (a.kind === 'killAll' || b.kind === 'killAll') return KILL_ALL;
   if (a.kind === 'kill' && b.kind === 'kill') return a;
   return NONE;
 }
 
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
+const EQUALITY = new Set(['===', '==', '!==', '!=']);
+/** Calls that read a clock: a relational test against one is a timeout, whatever the names. */
+const CLOCK_READS = new Map([
+  ['Date', 'now'],
+  ['performance', 'now'],
+  ['process', 'hrtime'],
+  ['hrtime', 'bigint'],
+]);
 
 export class BranchTestClassifier {
   private readonly cache = new Map<Node, TestEffects>();
   private readonly flags = new Map<TSESLint.Scope.Variable, boolean>();
+  /** Per function: the label of its terminal test when it returns null exactly on its terminal-event branches. */
+  private readonly nullOnTerminal = new Map<Node, string | null>();
 
   constructor(
     private readonly streams: StreamResolver,
@@ -120,6 +135,15 @@ export class BranchTestClassifier {
         ? { pos: both(left.pos, right.pos), neg: either(left.neg, right.neg) }
         : { pos: either(left.pos, right.pos), neg: both(left.neg, right.neg) };
     }
+    // Downleveled optional chaining, `item === null || item === void 0 ? void 0 : item.done`: the member read decides.
+    if (node.type === 'ConditionalExpression' && isNullish(node.consequent)) {
+      const read = this.classify(node.alternate);
+      return { pos: read.pos, neg: either(NONE, read.neg) };
+    }
+    if (node.type === 'BinaryExpression' && EQUALITY.has(node.operator)) {
+      const tested = nullComparedSide(node);
+      if (tested) return this.nullComparison(tested, node.operator === '===' || node.operator === '==');
+    }
     if (node.type === 'BinaryExpression' && (node.operator === '!==' || node.operator === '!=')) {
       const effects = this.atom(node);
       // `res.status !== 200`, `err != null`: an exempt test stays exempt on its own side.
@@ -138,19 +162,95 @@ export class BranchTestClassifier {
     if (node.type === 'Identifier' && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };
     const reply = this.jsonRpcReply(node);
     if (reply) return reply;
+    const nullOnTerminal = this.nullOnTerminalValue(node);
+    if (nullOnTerminal) return { pos: NONE, neg: { kind: 'gen', label: nullOnTerminal } };
     const tokens = collectTokens(node);
-    const comparison = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator) && !isEmptinessCheck(node);
+    const relational = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator);
+    if (relational && (this.readsClock(node.left as Node) || this.readsClock(node.right))) return { pos: KILL_ALL, neg: NONE };
+    const comparison = relational && !isEmptinessCheck(node as TSESTree.BinaryExpression);
+    // `record.status === 'completed'` is about the value compared, not an HTTP status check.
+    const comparesString = node.type === 'BinaryExpression' && EQUALITY.has(node.operator) && [node.left, node.right].some(isStringLiteral);
     let kind: ExemptKind = null;
     for (const token of tokens) {
+      if (comparesString && words(token).includes('status')) continue;
       const tokenKind = exemptKind(token, comparison);
       if (tokenKind === 'abnormal') return { pos: KILL_ALL, neg: NONE };
       kind ??= tokenKind;
     }
     if (kind === 'success') return { pos: NONE, neg: KILL_ALL };
     if (tokens.some((token) => matchesTerminal(token, this.terminalPatterns))) {
-      return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
+      const guard = node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'PrivateIdentifier';
+      return { pos: { kind: 'gen', label: this.labelOf(node), ...(guard ? { guard } : {}) }, neg: NONE };
     }
     return NEUTRAL;
+  }
+
+  /**
+   * `x == null`, `x !== undefined`: comparing a value with null says nothing about completion (a completion flag
+   * is tested false, not compared with null), except for a value from a function that returns null exactly when
+   * it saw the terminal event. An exempt value (`err != null`) stays exempt on its side.
+   */
+  private nullComparison(tested: Node, isNull: boolean): TestEffects {
+    const label = this.nullOnTerminalValue(tested);
+    if (label) {
+      const terminal: Effect = { kind: 'gen', label };
+      return isNull ? { pos: terminal, neg: NONE } : { pos: NONE, neg: terminal };
+    }
+    if (collectTokens(tested).some((token) => exemptKind(token, false) === 'abnormal')) {
+      return isNull ? { pos: NONE, neg: KILL_ALL } : { pos: KILL_ALL, neg: NONE };
+    }
+    return NEUTRAL;
+  }
+
+  /** A clock reading (`Date.now()`, `performance.now()`), directly or through a variable that holds one, in an arithmetic expression. */
+  private readsClock(expression: Node): boolean {
+    const node = unwrap(expression);
+    if (!node) return false;
+    if (node.type === 'BinaryExpression') return this.readsClock(node.left as Node) || this.readsClock(node.right);
+    if (node.type === 'CallExpression') return isClockCall(node);
+    if (node.type === 'Identifier') {
+      const variable = this.streams.variableOf(node);
+      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      if (def?.type !== 'Variable') return false;
+      const init = unwrap((def.node as TSESTree.VariableDeclarator).init);
+      return init?.type === 'CallExpression' && isClockCall(init);
+    }
+    return false;
+  }
+
+  /**
+   * The terminal test of the function whose result `expression` is (`const data = await this.dispatch(…)`), when
+   * that function (a method of the same class or a function of the module) returns null on every terminal-event
+   * branch and nowhere else: the caller's null test then recognises the event. Computed once per function.
+   */
+  private nullOnTerminalValue(expression: Node): string | null {
+    let value = unwrap(expression);
+    if (value?.type === 'Identifier') {
+      const variable = this.streams.variableOf(value);
+      if (!variable || variable.defs.length !== 1 || variable.references.some((reference) => reference.isWrite() && !reference.init)) return null;
+      const def = variable.defs[0]!;
+      if (def.type !== 'Variable' || (def.node as TSESTree.VariableDeclarator).id !== def.name) return null;
+      value = unwrap((def.node as TSESTree.VariableDeclarator).init);
+    }
+    if (value?.type !== 'CallExpression') return null;
+    const fn = calledFunction(value, this.streams);
+    if (!fn) return null;
+    if (this.nullOnTerminal.has(fn)) return this.nullOnTerminal.get(fn)!;
+    this.nullOnTerminal.set(fn, null);
+    const label = this.computeNullOnTerminal(fn);
+    this.nullOnTerminal.set(fn, label);
+    return label;
+  }
+
+  private computeNullOnTerminal(fn: Node): string | null {
+    let label: string | null = null;
+    for (const statement of ownReturns(fn)) {
+      const returnsNull = isNullish(statement.argument);
+      const branch = terminalBranchOf(statement, (test) => this.classify(test).pos);
+      if (returnsNull !== (branch !== null)) return null;
+      label ??= branch;
+    }
+    return label;
   }
 
   /** A JSON-RPC reply check by shape, when the completion patterns recognise replies (the defaults do). */
@@ -158,6 +258,25 @@ export class BranchTestClassifier {
     if (!isJsonRpcReply(node, collectTokens(node)) || !matchesTerminal(JSON_RPC_REPLY_TOKEN, this.terminalPatterns)) return null;
     return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
   }
+}
+
+function isStringLiteral(node: Node): boolean {
+  return node.type === 'Literal' && typeof node.value === 'string';
+}
+
+/** The side compared with `null`/`undefined`/`void 0`, if one side is such. */
+function nullComparedSide(node: TSESTree.BinaryExpression): Node | null {
+  if (node.left.type !== 'PrivateIdentifier' && isNullish(node.right)) return node.left;
+  if (isNullish(node.left as Node)) return node.right;
+  return null;
+}
+
+function isClockCall(call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  if (callee?.type !== 'MemberExpression') return false;
+  const object = unwrap(callee.object);
+  const name = object?.type === 'Identifier' ? object.name : object?.type === 'MemberExpression' ? propertyName(object) : null;
+  return name !== null && CLOCK_READS.get(name) === propertyName(callee);
 }
 
 /** `buf.length > 0`, `count < 1`: about emptiness, not a size or count limit. */

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { propertyName, unwrap, walk, type Node } from './ast.js';
+import { isDownleveledAsyncBody, propertyName, unwrap, walk, type Node } from './ast.js';
 
 /** What a class says about its fields: `this.x = …` assignments, field definitions, parameter properties, `this.x.signal` uses. */
 export interface ClassMembers {
@@ -70,7 +70,7 @@ export function enclosingClass(node: Node): Node | null {
     if (current.type === 'ClassBody') return current.parent ?? null;
     if (current.type === 'FunctionDeclaration' || current.type === 'FunctionExpression') {
       const holder = current.parent;
-      if (holder?.type !== 'MethodDefinition' && holder?.type !== 'PropertyDefinition') return null;
+      if (holder?.type !== 'MethodDefinition' && holder?.type !== 'PropertyDefinition' && !isDownleveledAsyncBody(current)) return null;
     }
   }
   return null;

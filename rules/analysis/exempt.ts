@@ -7,7 +7,7 @@ const LISTENER_METHODS = new Set(['addEventListener', 'on', 'once', 'addListener
 const TIMER_CALLS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
 const HANDLER_PROPERTIES = new Set(['onabort', 'onerror', 'onclose', 'ontimeout']);
 
-/** SPEC §1 exempt paths that are a matter of where the close is written, not of how control reaches it. */
+/** Exempt paths (docs/rules/no-early-stream-close.md, "Exempt paths") that are a matter of where the close is written, not of how control reaches it. */
 export function isLexicallyExempt(close: Node): boolean {
   let branchChecked = false;
   for (let node: Node = close, parent = close.parent; parent; node = parent, parent = parent.parent) {

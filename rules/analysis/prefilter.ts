@@ -5,23 +5,24 @@ function escape(text: string): string {
 }
 
 /**
- * A text test that a file may contain a close: a close method after `.` (spaces allowed, no line
- * break: a sentence-ending `.` in a comment followed by a `return` statement is no candidate),
- * a quoted computed key, `for await`, or downleveled async iteration. Files that fail it cannot
- * produce a report (a member name on the line after its `.` is not looked for).
+ * A text test that a file may contain a close: a call of a close method after `.` (spaces allowed,
+ * no line break: a sentence-ending `.` in a comment followed by a `return` statement is no
+ * candidate; `_b = it.return` in a downleveled loop's `finally` is not a call), a quoted computed
+ * key, `for await`, or downleveled async iteration. Files that fail it cannot produce a report (a
+ * member name on the line after its `.`, or a call on the line after the name, is not looked for).
  */
 export function closeCandidatePattern(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): RegExp {
-  return new RegExp(`${explicitCloseSource(closeMethods)}|for\\s+await\\b`);
+  return new RegExp(`${explicitCloseSource(closeMethods)}|for\\s+await\\b|__asyncValues`);
 }
 
-/** The part of the candidate test that is evidence of an explicit close (or of downleveled async iteration). */
+/** The part of the candidate test that is evidence of an explicit close (not of `for await` or its downleveled form). */
 export function explicitCloseEvidence(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): RegExp {
   return new RegExp(explicitCloseSource(closeMethods));
 }
 
 function explicitCloseSource(closeMethods: readonly string[]): string {
   const names = closeMethods.map(escape).join('|');
-  return `\\.[ \\t]*(?:${names})\\b|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]|__asyncValues`;
+  return `\\.[ \\t]*(?:${names})[ \\t]*(?:\\?\\.[ \\t]*)?\\(|\\[\\s*['"\`](?:${names})['"\`]\\s*\\]`;
 }
 
 /**

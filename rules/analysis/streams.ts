@@ -1,8 +1,8 @@
 import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
-import { calleeName, isAsyncIteratorKey, propertyName, unwrap, walk, type Node } from './ast.js';
+import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, propertyName, unwrap, type Node } from './ast.js';
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
-import { isResponseName, words } from './words.js';
+import { isBodyName, isResponseName, words } from './words.js';
 
 type Scope = TSESLint.Scope.Scope;
 type Variable = TSESLint.Scope.Variable;
@@ -27,18 +27,36 @@ export interface StreamResolverOptions {
   typeOracle?: TypeOracle;
   /** The caller feeds `classMembers.note()` with every class member during its traversal and asks for families only after it. */
   collectClassMembers?: boolean;
+  /**
+   * Also take names that end in `stream`/`body` (a `this.stream` field set from the constructor's `stream` option)
+   * for response streams. Only asked about a loop whose chunks are decoded as bytes: elsewhere such names are too common.
+   */
+  bodyNames?: boolean;
 }
 
-/** Decides, syntax-first, which expressions are response streams (SPEC §1 "Response stream") and which response each belongs to. */
+/** Decides, syntax-first, which expressions are response streams (docs/rules/no-early-stream-close.md, "Response streams") and which response each belongs to. */
 export class StreamResolver {
   private readonly variableFamilies = new Map<Variable, Family | null>();
   private readonly eofVariables = new Map<Variable, Family | null>();
   private readonly classFields = new Map<Node, Map<string, Family | null>>();
   /** Fed by the rule's traversal when `collectClassMembers` is true; walks each class on demand otherwise. */
   readonly classMembers: ClassMemberIndex;
+  /** The same resolver with `bodyNames`, made on first use. */
+  private bodyResolver: StreamResolver | undefined;
 
-  constructor(private readonly options: StreamResolverOptions) {
-    this.classMembers = new ClassMemberIndex(options.visitorKeys, options.collectClassMembers ?? false);
+  constructor(
+    private readonly options: StreamResolverOptions,
+    classMembers?: ClassMemberIndex,
+  ) {
+    this.classMembers = classMembers ?? new ClassMemberIndex(options.visitorKeys, options.collectClassMembers ?? false);
+  }
+
+  private isStreamName(name: string): boolean {
+    return isResponseName(name) || (this.options.bodyNames === true && isBodyName(name));
+  }
+
+  private bodies(): StreamResolver {
+    return (this.bodyResolver ??= this.options.bodyNames ? this : new StreamResolver({ ...this.options, bodyNames: true }, this.classMembers));
   }
 
   familyOf(expression: Node | null | undefined): Family | null {
@@ -48,7 +66,7 @@ export class StreamResolver {
       case 'Identifier': {
         const variable = this.resolve(node);
         if (variable) return this.familyOfVariable(variable);
-        return isResponseName(node.name) ? `global:${node.name}` : null;
+        return this.isStreamName(node.name) ? `global:${node.name}` : null;
       }
       case 'MemberExpression':
         return this.familyOfMember(node);
@@ -78,7 +96,7 @@ export class StreamResolver {
     return this.familyOf(callee.object);
   }
 
-  /** The EOF flag of SPEC §1: `done` of a read of that stream. */
+  /** The EOF flag: `done` of a read of that stream. */
   eofFamily(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
     if (!node) return null;
@@ -99,16 +117,26 @@ export class StreamResolver {
     return null;
   }
 
-  /** The response a `for await` (or its downleveled `__asyncValues` form) iterates. */
+  /**
+   * The response a `for await` (or its downleveled `__asyncValues` form) iterates. A loop that decodes its chunks
+   * as bytes iterates a body even when only its name says so (`stream`, `this.stream`, `body`).
+   */
   asyncLoopFamily(loop: Node): Family | null {
-    if (loop.type === 'ForOfStatement' && loop.await) return this.familyOf(loop.right);
-    if (loop.type === 'ForStatement' && loop.init?.type === 'VariableDeclaration') {
-      for (const declarator of loop.init.declarations) {
-        const init = unwrap(declarator.init);
-        if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') {
-          return this.familyOf(init.arguments[0] as Node | undefined);
-        }
-      }
+    const iterable = asyncLoopIterable(loop);
+    if (!iterable) return null;
+    const family = this.familyOf(iterable);
+    if (family || this.options.bodyNames || !decodesChunks(loop, this.options.visitorKeys)) return family;
+    return this.bodies().familyOf(iterable);
+  }
+
+  /** The response a close receiver belongs to; inside a loop that decodes a body named by its name, that body too. */
+  closeFamily(receiver: Node): Family | null {
+    const family = this.familyOf(receiver);
+    if (family || this.options.bodyNames) return family;
+    for (let current = receiver.parent; current && !isFunction(current); current = current.parent) {
+      if (!asyncLoopIterable(current) || !decodesChunks(current, this.options.visitorKeys)) continue;
+      const bodyFamily = this.bodies().familyOf(receiver);
+      if (bodyFamily && bodyFamily === this.asyncLoopFamily(current)) return bodyFamily;
     }
     return null;
   }
@@ -167,15 +195,22 @@ export class StreamResolver {
       const family = this.familyOf(node.object);
       if (family) return family;
     }
+    // axios: `res.data` of a request made with `responseType: 'stream'` is the body.
+    if (name === 'data') {
+      const family = this.familyOf(node.object);
+      if (family && typeof family === 'object' && (family as Node).type === 'CallExpression' && asksForStream(family as TSESTree.CallExpression)) return family;
+    }
     const object = unwrap(node.object);
     if (object?.type === 'ThisExpression' && name) {
       const classNode = enclosingClass(node);
       if (classNode) {
         const family = this.classFieldFamily(classNode, name);
         if (family) return family;
+        // A body-named field the class sets from something else (`this.stream = fs.createReadStream(…)`) is that thing.
+        if (!isResponseName(name) && this.classMembers.members(classNode).assignments.some(([field]) => field === name)) return null;
       }
     }
-    if (name && isResponseName(name)) return `member:${name}`;
+    if (name && this.isStreamName(name)) return `member:${name}`;
     return null;
   }
 
@@ -207,9 +242,13 @@ export class StreamResolver {
     if (!name) return false;
     const nameWords = words(name);
     if (nameWords[nameWords.length - 1] === 'fetch') return true;
+    if (asksForStream(node)) return true;
     if (callee?.type === 'MemberExpression') {
       const object = unwrap(callee.object);
-      return object?.type === 'Identifier' && object.name === 'undici' && UNDICI_CALLS.has(name);
+      if (object?.type !== 'Identifier') return false;
+      // `http.get(…)` returns the request, which owns the response's socket: destroying it closes the response.
+      if ((object.name === 'http' || object.name === 'https') && NODE_HTTP_CALLS.has(name)) return true;
+      return object.name === 'undici' && UNDICI_CALLS.has(name);
     }
     if (callee?.type === 'Identifier' && UNDICI_CALLS.has(name)) {
       const variable = this.resolve(callee);
@@ -255,6 +294,8 @@ export class StreamResolver {
       if (family) return family;
     }
     if (isResponseName(variable.name)) return variable;
+    // A body-named local is what it was set to; only a parameter's origin is unknown.
+    if (this.options.bodyNames && isBodyName(variable.name) && variable.defs.every((def) => def.type === 'Parameter')) return variable;
     const def = variable.defs[0];
     if (def && this.options.typeOracle?.isResponseStream(def.name as Node) === true) return variable;
     return null;
@@ -352,7 +393,7 @@ export class StreamResolver {
     }
     for (const { parameter } of members.parameters) {
       if ((parameter as TSESTree.Identifier).name !== field) continue;
-      if (hasStreamTypeAnnotation(parameter as TSESTree.Identifier) || isResponseName(field)) return `field:${field}`;
+      if (hasStreamTypeAnnotation(parameter as TSESTree.Identifier) || this.isStreamName(field)) return `field:${field}`;
     }
     for (const [name, value] of members.assignments) {
       if (name !== field) continue;
@@ -442,6 +483,46 @@ export class StreamResolver {
   private doneFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
     return isDoneProperty(name) ? this.readResultFamily(init) : null;
   }
+}
+
+/** An axios-style request whose options ask for the body as a stream: `{ responseType: 'stream' }`. */
+function asksForStream(call: TSESTree.CallExpression): boolean {
+  return call.arguments.some(
+    (argument) =>
+      argument.type === 'ObjectExpression' &&
+      argument.properties.some(
+        (property) =>
+          property.type === 'Property' &&
+          !property.computed &&
+          property.key.type === 'Identifier' &&
+          property.key.name === 'responseType' &&
+          property.value.type === 'Literal' &&
+          property.value.value === 'stream',
+      ),
+  );
+}
+
+/** The loop body hands what it reads to a decoder (`decoder.decode(chunk)`, `this.decodeChunk(chunk)`): it reads bytes. */
+function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[] | undefined>): boolean {
+  if (!('body' in loop) || !loop.body) return false;
+  const stack: Node[] = [loop.body as Node];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isFunction(node)) continue;
+    if (node.type === 'CallExpression') {
+      const name = calleeName(node.callee);
+      if (name && words(name).includes('decode')) return true;
+    }
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
+      } else if (child && typeof child === 'object' && 'type' in child) {
+        stack.push(child as Node);
+      }
+    }
+  }
+  return false;
 }
 
 function isDoneProperty(name: TSESTree.Identifier): boolean {

@@ -18,9 +18,18 @@ const SHAPES: Shape[] = [
   { name: 'pull() of an underlying source', path: client('./clients/pull-source.mjs'), format: 'sse' },
   { name: 'flag ends the loop through its condition, cancel() after it', path: client('./clients/flag-loop-condition.mjs'), format: 'sse' },
   { name: 'AbortController.abort() after the JSON-RPC result', path: client('./clients/jsonrpc-abort.mjs'), format: 'jsonrpc' },
+  { name: 'SDK stream: async generator, for await over a parser of the response and its controller, break', path: client('./clients/sdk-generator-parser.mjs'), format: 'sse' },
+  { name: 'for await over the body inside a try whose catch reconnects', path: client('./clients/retry-on-error.mjs'), format: 'sse' },
+  { name: "Node http: for await over the IncomingMessage, return from an inner loop", path: client('./clients/node-http-inner-return.mjs'), format: 'sse' },
+  { name: 'reader kept in a field that other calls read (awaited drain)', path: client('./clients/class-field-reader.mjs'), format: 'sse' },
+  { name: "Node http: destroy() in the response's 'data' handler, then resolve", path: client('./clients/node-data-handler.mjs'), format: 'sse' },
 ];
 const CALLS = 20;
 const BUDGET_MS = 200;
+// The rewrite hands the result over at the terminal event and drains in the background, so a call made while the
+// server still holds the previous body open (its 5 ms tail) needs a second connection. Real callers do work between
+// calls; a pause longer than the tail lets the server end each body before the next call, as it would there.
+const PAUSE_MS = 25;
 
 describe.each(SHAPES)('$name', (shape) => {
   it(`the original opens about one connection per call, the rewrite at most two over ${CALLS} calls, same messages`, async () => {
@@ -28,7 +37,7 @@ describe.each(SHAPES)('$name', (shape) => {
     expect(fixed.reason).toBeUndefined();
     expect(fixed.changed).toBe(true);
 
-    const options = { calls: CALLS, server: { format: shape.format, events: 3 } };
+    const options = { calls: CALLS, pauseMs: PAUSE_MS, server: { format: shape.format, events: 3 } };
     const before = await measureKeepAlive(shape.path, options);
     const after = await measureKeepAlive(fixed.outPath!, options);
 
@@ -50,5 +59,17 @@ describe.each(SHAPES)('$name', (shape) => {
     });
     expect(hung.results).toEqual([expectedMessages(2, shape.format), expectedMessages(2, shape.format)]);
     expect(hung.closedByClient).toBe(2);
+  });
+
+  it('against a server that resets the connection after the terminal event, the rewrite gives the same result and never retries', async () => {
+    const fixed = await applyCodemod(shape.path, { transformOptions: { drainTimeoutMs: BUDGET_MS } });
+    expect(fixed.changed).toBe(true);
+    const options = { calls: 3, server: { format: shape.format, events: 2, mode: 'reset' as const, tailDelayMs: 20 }, callTimeoutMs: BUDGET_MS + 4000 };
+    const before = await measureKeepAlive(shape.path, options);
+    const after = await measureKeepAlive(fixed.outPath!, options);
+    expect(after.results).toEqual(before.results);
+    expect(after.results).toEqual(Array.from({ length: 3 }, () => expectedMessages(2, shape.format)));
+    // One request per call: an error after the terminal event reached no retry or reconnect path.
+    expect(after.requests).toBe(3);
   });
 });

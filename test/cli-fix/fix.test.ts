@@ -104,9 +104,9 @@ describe('drainguard fix', () => {
     const result = await runCli(['fix', '--dry', '--print', '--drain-timeout-ms', '2500', 'budget.ts'], dir);
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(inputOf('16-ts-budget-custom', '.ts'));
-    expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n@@ -6,7 +6,18 @@\n');
-    expect(result.stdout).toContain('-      await reader.cancel();\n+      const drainTimer = setTimeout(() => {\n');
-    expect(result.stdout).toContain('+      }, 2500);\n');
+    expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n@@ -6,10 +6,28 @@\n');
+    expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, 2500);\n');
+    expect(result.stdout).toContain('+async function drainReader(reader: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> }, budgetMs: number): Promise<void> {\n');
     expect(result.stderr).toContain('(dry run: nothing written)'); // with --print, stdout holds only the diffs
     expect(result.stdout).not.toContain('\u001b[');
   });
@@ -114,7 +114,7 @@ describe('drainguard fix', () => {
   it('--json follows the documented schema and counts manual sites (exit 1)', async () => {
     const dir = tempDir('fix-json');
     copyFixtureInput('01-ts-while-reader-cancel-return', '.ts', dir, 'a.ts');
-    copyFixtureInput('27-js-manual-not-async', '.js', dir, 'b.js');
+    copyFixtureInput('28-ts-manual-close-as-value', '.ts', dir, 'b.ts');
     writeFileSync(join(dir, 'clean.js'), 'export const cancel = () => job.cancel();\n');
     const result = await runCli(['fix', '--json'], dir);
     expect(result.code).toBe(1);
@@ -124,11 +124,9 @@ describe('drainguard fix', () => {
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 2, fixed: 1, manual: 1, errors: 0 });
     expect(report.files.map((file) => [file.path, file.changed])).toEqual([
       [join(dir, 'a.ts'), true],
-      [join(dir, 'b.js'), false],
+      [join(dir, 'b.ts'), false],
     ]);
-    expect(report.files[1]!.sites).toEqual([
-      { line: 8, column: 9, status: 'manual', reason: 'the close is not inside an async function, so it cannot await a drain' },
-    ]);
+    expect(report.files[1]!.sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
   });
 
   it('reports an unwritable file with exit 1 while the writable one is fixed', async () => {
@@ -175,7 +173,7 @@ describe('drainguard fix', () => {
     expect(readFileSync(join(dir, 'ok.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
   });
 
-  it('--verify rolls back a rewrite that adds a TypeScript diagnostic and reports it manual', async () => {
+  it('verification (on by default under a tsconfig.json) rolls back a rewrite that adds a TypeScript diagnostic and reports it manual', async () => {
     const dir = tempDir('fix-verify');
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', lib: ['es2022'], types: [], noEmit: true } }));
     const source = [
@@ -201,7 +199,7 @@ describe('drainguard fix', () => {
       '',
     ].join('\n');
     writeFileSync(join(dir, 'runtime.ts'), source);
-    const result = await runCli(['fix', '--verify', '--json'], dir);
+    const result = await runCli(['fix', '--json'], dir);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { files: Array<{ changed: boolean; sites: Array<{ status: string; reason?: string }> }> };
     expect(report.files[0]!.changed).toBe(false);
@@ -209,9 +207,9 @@ describe('drainguard fix', () => {
     expect(report.files[0]!.sites[0]!.reason).toBe("rolled back: the rewrite adds a TypeScript diagnostic: TS2304: Cannot find name 'clearTimeout'.");
     expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toBe(source);
 
-    const withoutVerify = await runCli(['fix', '--json'], dir);
+    const withoutVerify = await runCli(['fix', '--no-verify', '--json'], dir);
     expect(withoutVerify.code).toBe(0);
-    expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('clearTimeout(drainTimer);');
+    expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('      void drainReader(reader, 1000);\n      break;\n');
   });
 
   it('parses every file lint reports on: JSX in a .js file is fixed, not a parse error', async () => {
@@ -249,29 +247,78 @@ describe('drainguard fix', () => {
     const result = await runCli(['fix', '--force'], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('legacy.js:9:13  fixed\n');
-    expect(readFileSync(join(dir, 'legacy.js'), 'utf8')).toBe(
-      source.replace(
-        '      await reader.cancel();\n',
-        [
-          '      const drainTimer = setTimeout(() => {',
-          '        void reader.cancel().catch(() => {});',
-          '      }, 1000);',
-          '      try {',
-          '        while (!(await reader.read()).done) {',
-          '          // drainguard: read to EOF so the connection goes back to the pool',
-          '        }',
-          '      } catch {',
-          '        // the budget ran out and the original close ended the drain',
-          '      } finally {',
-          '        clearTimeout(drainTimer);',
-          '      }',
-          '',
-        ].join('\n'),
-      ),
-    );
+    const fixed = readFileSync(join(dir, 'legacy.js'), 'utf8');
+    expect(fixed.startsWith(source.replace('      await reader.cancel();\n', '      void drainReader(reader, 1000);\n'))).toBe(true);
+    expect(fixed).toContain('\nasync function drainReader(reader, budgetMs) {\n');
     const relint = await runCli(['lint', '--format', 'json'], dir);
     expect(relint.code).toBe(0);
     expect(JSON.parse(relint.stdout)[0]).toMatchObject({ errorCount: 0, fatalErrorCount: 0 });
+  });
+
+  it('takes the rule options: --terminal-pattern adds a completion word the defaults lack, a bad pattern is a usage error', async () => {
+    const dir = tempDir('fix-rule-options');
+    const source = [
+      'export async function run(url) {',
+      '  const res = await fetch(url);',
+      '  const reader = res.body.getReader();',
+      '  while (true) {',
+      '    const { done, value } = await reader.read();',
+      '    if (done) break;',
+      "    if (value.kind === 'eos') {",
+      '      await reader.cancel();',
+      '      break;',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'eos.js'), source);
+    const defaults = await runCli(['fix', '--dry', '--json'], dir);
+    expect(JSON.parse(defaults.stdout).summary.sitesFound).toBe(0);
+    const custom = await runCli(['fix', '--dry', '--json', '--terminal-pattern', '^eos$'], dir);
+    expect(custom.code).toBe(0);
+    expect(JSON.parse(custom.stdout).files[0].sites).toEqual([{ line: 8, column: 13, status: 'fixed' }]);
+    const bad = await runCli(['fix', '--dry', '--terminal-pattern', '(eos'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--terminal-pattern '(eos' is not a regular expression");
+    const both = await runCli(['fix', '--dry', '--verify', '--no-verify'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--verify and --no-verify contradict each other.');
+  });
+
+  it('--types finds what lint --types finds: a stream known only by its type is fixed', async () => {
+    const dir = tempDir('fix-types');
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', lib: ['es2022', 'dom', 'dom.asynciterable'], noEmit: true, skipLibCheck: true }, include: ['*.ts'] }),
+    );
+    const source = [
+      'declare function openStream(): ReadableStream<string>;',
+      'export async function f(): Promise<void> {',
+      '  const s = openStream();',
+      '  for await (const chunk of s) {',
+      "    if (chunk === '[DONE]') break;",
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'typed.ts'), source);
+    const syntaxOnly = await runCli(['fix', '--dry', '--json'], dir);
+    expect(JSON.parse(syntaxOnly.stdout).summary.sitesFound).toBe(0);
+    const typed = await runCli(['fix', '--json', '--types'], dir);
+    expect(typed.code).toBe(0);
+    expect(JSON.parse(typed.stdout).files[0].sites).toEqual([{ line: 5, column: 29, status: 'fixed' }]);
+    expect(readFileSync(join(dir, 'typed.ts'), 'utf8')).toContain("  const events = drainable(s, 1000);\n  for await (const chunk of events) {\n    if (chunk === '[DONE]') {\n      events.drainInBackground();\n      break;\n    }\n");
+  });
+
+  it('--drain-timeout-ms 0 reports every fixed site as unbounded', async () => {
+    const dir = tempDir('fix-unbounded');
+    copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'a.js');
+    const result = await runCli(['fix', '--dry', '--json', '--drain-timeout-ms', '0'], dir);
+    expect(result.code).toBe(0);
+    const [site] = JSON.parse(result.stdout).files[0].sites;
+    expect(site.status).toBe('fixed');
+    expect(site.reason).toMatch(/^unbounded: --drain-timeout-ms 0 drains without a budget/);
   });
 
   it('usage errors exit 2: unknown flag, bad budget, missing path', async () => {

@@ -1,7 +1,7 @@
 /**
- * Test cases of `drainguard/no-early-stream-close`, grouped by the SPEC §1 item they cover.
+ * Test cases of `drainguard/no-early-stream-close`, grouped by the section of docs/rules/no-early-stream-close.md they cover.
  *
- * Every expected location is written from the code and the SPEC: an explicit close is reported on
+ * Every expected location is written from the code and the docs: an explicit close is reported on
  * the close CallExpression, an implicit one on the `break`/`return` statement. `locations.test.ts`
  * checks that each expected range really spans such a node, independently of the rule.
  */
@@ -529,7 +529,7 @@ export const invalid: InvalidCase[] = [
     errors: [implicit(5, 36, 48)],
   },
   {
-    name: 'close: explicit cancel and implicit break at the same completion branch are two sites',
+    name: 'close: an explicit cancel and the break after it are one site, reported at the cancel',
     js: true,
     code: src(`
       async function both(url) {
@@ -542,7 +542,7 @@ export const invalid: InvalidCase[] = [
         }
       }
     `),
-    errors: [explicit(5, 7, 24), implicit(6, 7, 13)],
+    errors: [explicit(5, 7, 24)],
   },
 
   // ------------------------------------------------------- terminal events
@@ -1600,6 +1600,32 @@ export const valid: ValidCase[] = [
 /** Run with type information (`useTypes: true`, project service over test/rules/fixtures/typed). */
 export const typedInvalid: InvalidCase[] = [
   {
+    name: "Node's IncomingMessage by inference (declared in @types/node)",
+    code: src(`
+      /// <reference types="node" />
+      import type { IncomingMessage } from 'node:http';
+      declare function get(url: string): Promise<IncomingMessage>;
+      export async function f(url: string) {
+        const message = await get(url);
+        for await (const chunk of message) {
+          if (String(chunk).includes('[DONE]')) break;
+        }
+      }
+    `),
+    options: [{ useTypes: true }],
+    errors: [implicit(7, 43, 49)],
+  },
+  {
+    name: 'a `res` typed as the platform ReadableStreamDefaultReader is confirmed as a close receiver',
+    code: src(`
+      export function handler(res: ReadableStreamDefaultReader<string>, event: { type: string }) {
+        if (event.type === 'message_stop') res.cancel();
+      }
+    `),
+    options: [{ useTypes: true }],
+    errors: [explicit(2, 38, 50)],
+  },
+  {
     name: 'a variable typed ReadableStream by inference (no annotation, unsuggestive name)',
     code: src(`
       declare function openStream(): ReadableStream<string>;
@@ -1648,6 +1674,32 @@ export const typedInvalid: InvalidCase[] = [
 ];
 
 export const typedValid: ValidCase[] = [
+  {
+    name: 'a type named Response that is not the platform\'s (declared in the file, like Express\'s) is no response stream',
+    code: src(`
+      interface Response { [Symbol.asyncIterator](): AsyncIterator<string> }
+      declare function open(): Response;
+      export async function f() {
+        const s = open();
+        for await (const chunk of s) {
+          if (chunk === '[DONE]') break;
+        }
+      }
+    `),
+    options: [{ useTypes: true }],
+  },
+  {
+    name: 'an Express-style `res` (a Node ServerResponse, written to by a server) is not confirmed as a close receiver',
+    code: src(`
+      /// <reference types="node" />
+      import type { ServerResponse } from 'node:http';
+      interface Response extends ServerResponse { send(body: string): this }
+      export function handler(res: Response, event: { type: string }) {
+        if (event.type === 'message_stop') res.destroy();
+      }
+    `),
+    options: [{ useTypes: true }],
+  },
   {
     name: 'a response-named variable whose type is not a stream is not confirmed',
     code: src(`

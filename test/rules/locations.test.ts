@@ -1,6 +1,6 @@
 /**
  * Checks the test data, not the rule: every expected error location in cases.ts must span exactly
- * a close site as SPEC §1 places reports — a close CallExpression (`x.cancel()`, `x.abort()`, …) for
+ * a close site as the rule places reports — a close CallExpression (`x.cancel()`, `x.abort()`, …) for
  * `explicitClose`, a `break`/`return` statement for `implicitClose`. This keeps the expected
  * positions honest (derived from the code) without ever reading them off the rule's output.
  */
@@ -8,6 +8,7 @@ import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 import { invalid, typedInvalid, type ExpectedError } from './cases.js';
+import { sdkShapeInvalid } from './cases-sdk-shapes.js';
 
 type AnyNode = TSESTree.Node;
 
@@ -43,7 +44,7 @@ function isCloseSite(node: AnyNode, messageId: ExpectedError['messageId']): bool
 }
 
 describe('expected locations in cases.ts span close sites', () => {
-  for (const testCase of [...invalid, ...typedInvalid]) {
+  for (const testCase of [...invalid, ...typedInvalid, ...sdkShapeInvalid]) {
     it(testCase.name, () => {
       const program = parse(testCase.code, { loc: true, range: true, jsx: testCase.filename?.endsWith('x') ?? false }) as unknown as AnyNode;
       for (const error of testCase.errors) {

@@ -4,7 +4,13 @@ import { RuleTester } from '@typescript-eslint/rule-tester';
 import { Linter, RuleTester as EslintRuleTester } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
-import { invalid, src, typedInvalid, typedValid, valid, type InvalidCase, type ValidCase } from './cases.js';
+import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
+import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
+import { withSuggestions } from './suggestions.js';
+import { helperText } from '../../codemods/helpers.js';
+
+const invalid = [...baseInvalid, ...sdkShapeInvalid];
+const valid = [...baseValid, ...sdkShapeValid];
 
 EslintRuleTester.describe = describe;
 EslintRuleTester.it = it;
@@ -49,12 +55,16 @@ new RuleTester({
     },
   ],
   invalid: [
-    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: testCase.errors })),
+    // The default file name of this RuleTester (JSX enabled) is react.tsx.
+    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: withSuggestions(testCase, testCase.filename ?? 'react.tsx') })),
     {
       name: 'useTypes without type information falls back to syntax (still reports)',
       code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }',
       options: [{ useTypes: true }],
-      errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }],
+      errors: withSuggestions(
+        { name: '', code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }', errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }] },
+        'react.tsx',
+      ),
     },
     {
       name: 'useTypes off: a response-named variable is a stream by its name',
@@ -85,7 +95,7 @@ describe('espree (ESLint RuleTester)', () => {
 new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', rule, {
   valid: jsValid.map(toJs),
   invalid: [
-    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: testCase.errors })),
+    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: withSuggestions(testCase, 'case.js') })),
     // Full message texts: the stream and the terminal event are named, and what to do is said.
     {
       name: 'message text: explicit close',
@@ -104,6 +114,19 @@ new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'mo
           column: 44,
           endLine: 4,
           endColumn: 59,
+          // Detached: nothing reads the reader after the close. The helper's exact text is pinned by the fixtures.
+          suggestions: [
+            {
+              messageId: 'drainInBackground',
+              output: `${src(`
+                async function f(url) {
+                  const reader = (await fetch(url)).body.getReader();
+                  const { value } = await reader.read();
+                  if (value.type === 'message_stop') void drainReader(reader, 1000);
+                }
+              `)}\n\n${helperText('reader', 'drainReader', { eol: '\n', unit: '  ', semi: ';', typescript: false })}\n`,
+            },
+          ],
         },
       ],
     },
@@ -171,7 +194,10 @@ new RuleTester({
   },
 }).run('no-early-stream-close', anyRule, {
   valid: typedValid.map(toTs),
-  invalid: typedInvalid.map((testCase) => ({ ...toTs(testCase), errors: testCase.errors })),
+  invalid: typedInvalid.map((testCase) => ({
+    ...toTs(testCase),
+    errors: withSuggestions(testCase, path.join(typedRoot, testCase.filename ?? 'file.ts'), { types: true, cwd: typedRoot }),
+  })),
 });
 });
 

@@ -27,6 +27,9 @@ describe('candidate offsets (which functions the rule tracks)', () => {
     expect(candidateOffsets('const x = a.\ncancel; // ends a sentence.\nreturn', GLOBAL)).toEqual([]);
     expect(candidateOffsets('r.cancel()', GLOBAL)).toEqual([1]);
     expect(candidateOffsets('r.cancel()', GLOBAL)).toEqual([1]);
+    // A downleveled loop's finally reads `_e.return` and calls `_b.call(_e)`: no close is called by name.
+    expect(candidateOffsets('if (!_d && !_a && (_b = _e.return)) await _b.call(_e);', GLOBAL)).toEqual([]);
+    expect(candidateOffsets('r.cancel?.(); r . abort ()', GLOBAL)).toEqual([1, 16]);
   });
 
   it('counts an offset at the start of a range and not one at its end', () => {

@@ -11,6 +11,8 @@ export interface RunOptions {
   exportName?: string;
   /** Bound on each call (default 10000 ms); a call that does not settle rejects the run. */
   callTimeoutMs?: number;
+  /** Pause after each call, not timed (default 0): a caller that does some work between calls. */
+  pauseMs?: number;
 }
 
 export interface RunResult {
@@ -34,6 +36,8 @@ export interface MeasureOptions {
   args?: unknown[];
   exportName?: string;
   callTimeoutMs?: number;
+  /** Pause after each call, not timed (default 0): a caller that does some work between calls. */
+  pauseMs?: number;
   /** Wait after the last call before counting (default 100 ms, plus 2 RTT). */
   settleMs?: number;
 }

@@ -62,7 +62,7 @@ function withTimeout(promise, ms, what) {
  * @returns {Promise<import('./keepalive.d.mts').RunResult>}
  */
 export async function runSequentialCalls(client, url, n, options = {}) {
-  const { args = [], exportName = 'callOnce', callTimeoutMs = 10_000 } = options;
+  const { args = [], exportName = 'callOnce', callTimeoutMs = 10_000, pauseMs = 0 } = options;
   if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new RangeError(`n must be a whole number 0..100000, got ${n}`);
   const fn = await loadClient(client, exportName);
   /** @type {unknown[]} */
@@ -73,6 +73,7 @@ export async function runSequentialCalls(client, url, n, options = {}) {
     const started = performance.now();
     results.push(await withTimeout(Promise.resolve(fn(url, ...args)), callTimeoutMs, `call ${i + 1} of ${n}`));
     latenciesMs.push(performance.now() - started);
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   return { results, latenciesMs };
 }
@@ -102,7 +103,7 @@ export async function measureKeepAlive(client, options = {}) {
     // The first argument after the url is fetch's init; a dispatcher of our own keeps the pool fresh.
     const [init, ...rest] = args;
     const callArgs = dispatcher ? [{ .../** @type {object} */ (init ?? {}), dispatcher }, ...rest] : args;
-    const run = await runSequentialCalls(fn, url, calls, { args: callArgs, callTimeoutMs: options.callTimeoutMs });
+    const run = await runSequentialCalls(fn, url, calls, { args: callArgs, callTimeoutMs: options.callTimeoutMs, pauseMs: options.pauseMs });
     // Let closes reach the server and undici's spare connections (it reconnects after a destroyed
     // socket) be counted, then wait until every request is either finished or closed by the client.
     await new Promise((r) => setTimeout(r, settleMs + 2 * (rttMs ?? 0)));

@@ -3,8 +3,8 @@ export type StreamFormat = 'sse' | 'ndjson' | 'jsonrpc';
 export interface SseServerOptions {
   /** `data:` events before the terminal event (default 3). */
   events?: number;
-  /** 'end': end the response after the tail (default); 'hang': never end it after the terminal event. */
-  mode?: 'end' | 'hang';
+  /** 'end': end the response after the tail (default); 'hang': never end it after the terminal event; 'reset': reset the connection `tailDelayMs` after the terminal event. */
+  mode?: 'end' | 'hang' | 'reset';
   /** 'sse' (`data: [DONE]` terminal), 'ndjson' (`{"type":"done"}` terminal), 'jsonrpc' (SSE, JSON-RPC `result` terminal). */
   format?: StreamFormat;
   /** Bytes written after the terminal event before the end (default an SSE comment / a blank NDJSON line). */

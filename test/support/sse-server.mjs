@@ -14,6 +14,8 @@
 //               the end of the body in real deployments.
 //   mode 'hang' never ends the response (a proxy or server that keeps the stream open); such
 //               responses are destroyed by `close()`, or after `hangMaxMs` as a safety bound.
+//   mode 'reset' waits `tailDelayMs` and resets the connection (TCP RST) instead of ending the
+//               response: a read after the terminal event fails.
 import { startCountingServer } from './counting-server.mjs';
 
 /** @type {Record<string, string>} */
@@ -67,7 +69,7 @@ export async function startSseServer(options = {}) {
     hangMaxMs = 120_000,
   } = options;
   if (!['sse', 'ndjson', 'jsonrpc'].includes(format)) throw new Error(`unknown format ${format}`);
-  if (!['end', 'hang'].includes(mode)) throw new Error(`unknown mode ${mode}`);
+  if (!['end', 'hang', 'reset'].includes(mode)) throw new Error(`unknown mode ${mode}`);
 
   /** @type {Set<NodeJS.Timeout>} */
   const timers = new Set();
@@ -122,6 +124,13 @@ export async function startSseServer(options = {}) {
           later(hangMaxMs, () => {
             control.expire();
             res.destroy();
+          });
+          return;
+        }
+        if (mode === 'reset') {
+          later(tailDelayMs, () => {
+            control.expire();
+            res.socket?.resetAndDestroy();
           });
           return;
         }

@@ -1,0 +1,98 @@
+import type { SourceCode } from 'eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
+import type { StreamResolver } from '../rules/analysis/streams.js';
+import type { FoundSite } from './find-sites.js';
+
+/**
+ * A close inside a Node stream's `'data'` handler (`res.on('data', …)`): the close statement becomes a call of the
+ * per-file helper that stops the handlers, discards the rest of `stream` to its end and destroys it after the budget.
+ */
+export interface DataHandlerPlan {
+  kind: 'dataHandler';
+  site: FoundSite;
+  statement: Node;
+  /** The stream whose 'data' handler holds the close, as written there (`res`, `res.data`, `body`). */
+  stream: string;
+}
+
+export const DATA_HANDLER_NOT_A_STATEMENT_REASON =
+  "the close in this Node 'data' handler is used as a value: make it a statement of its own (`res.destroy();`) to make it rewritable";
+export const DATA_HANDLER_OTHER_STREAM_REASON =
+  "the close in this Node 'data' handler ends something whose response is not in hand here: destroy the response whose 'data' this handler reads, or drain it to 'end' and destroy it only from a timer";
+export const DATA_HANDLER_DERIVED_REASON =
+  "this 'data' handler reads a stream built from the response (a pipe, a parser), not the response: drain the response itself to 'end' and destroy it only from a timer";
+export const DATA_HANDLER_RECEIVER_REASON =
+  "the stream of this 'data' handler is not a name or a property path: keep the response in a variable and add the handler to it to make it rewritable";
+
+/** `stream.on('data', fn)` (or `once`/`addListener`): the call, when `fn` is a Node stream's chunk callback. */
+export function dataHandlerCall(fn: Node): TSESTree.CallExpression | null {
+  const call = fn.parent;
+  if (call?.type !== 'CallExpression' || call.arguments[1] !== fn) return null;
+  const event = call.arguments[0];
+  const method = calleeName(call.callee);
+  const isData = event?.type === 'Literal' && event.value === 'data' && (method === 'on' || method === 'once' || method === 'addListener');
+  return isData ? call : null;
+}
+
+/**
+ * Plans the close `node` found directly in the 'data' handler `handler`. `statement` is the expression statement that
+ * is the close, or null when the close is used as a value.
+ */
+export function planDataHandler(
+  site: FoundSite,
+  handler: Node,
+  statement: Node | null,
+  streams: StreamResolver,
+  sourceCode: SourceCode,
+): DataHandlerPlan | { kind: 'manual'; site: FoundSite; reason: string } {
+  const manual = (reason: string) => ({ kind: 'manual' as const, site, reason });
+  const call = dataHandlerCall(handler)!;
+  const callee = unwrap(call.callee);
+  const stream = callee?.type === 'MemberExpression' ? unwrap(callee.object as Node) : null;
+  if (stream && isBuilt(stream)) return manual(DATA_HANDLER_DERIVED_REASON);
+  if (!stream || !isPath(stream)) return manual(DATA_HANDLER_RECEIVER_REASON);
+  if (!statement) return manual(DATA_HANDLER_NOT_A_STATEMENT_REASON);
+  const close = unwrap(site.node as Node);
+  const closeCallee = close?.type === 'CallExpression' ? unwrap(close.callee) : null;
+  const receiver = closeCallee?.type === 'MemberExpression' ? (closeCallee.object as Node) : null;
+  if (!receiver) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
+  const text = (node: Node): string => sourceCode.getText(node as never).replace(/[!?]+$/, '');
+  // The response itself, or the request it answers (`req.destroy()` of the request `http.get` returned).
+  const sameStream = text(receiver) === text(stream) || (streams.familyOf(receiver) !== null && streams.familyOf(receiver) === streams.familyOf(stream));
+  if (!sameStream) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
+  if (isDerivedVariable(stream, sourceCode)) return manual(DATA_HANDLER_DERIVED_REASON);
+  return { kind: 'dataHandler', site, statement, stream: sourceCode.getText(stream as never) };
+}
+
+/** `res`, `res.data`, `this.body`: read again at the close without side effects. */
+function isPath(node: Node): boolean {
+  if (node.type === 'Identifier' || node.type === 'ThisExpression') return true;
+  if (node.type !== 'MemberExpression' || node.computed) return false;
+  const object = unwrap(node.object as Node);
+  return object !== null && object !== undefined && isPath(object);
+}
+
+/** A stream made by a call that is not awaited (`x.pipe(parser)`, `open(res)`, `new Parser(res)`): not the response itself. */
+function isBuilt(node: Node | null | undefined): boolean {
+  let current = node ?? null;
+  while (current?.type === 'TSAsExpression' || current?.type === 'TSNonNullExpression' || current?.type === 'TSSatisfiesExpression') current = current.expression as Node;
+  return current?.type === 'CallExpression' || current?.type === 'NewExpression';
+}
+
+/** A variable set from a stream built by a call (`const events = incoming.pipe(createSSEParser())`). */
+function isDerivedVariable(stream: Node, sourceCode: SourceCode): boolean {
+  if (stream.type !== 'Identifier') return false;
+  for (let scope = sourceCode.getScope(stream as never) as unknown as ScopeLike | null; scope; scope = scope.upper) {
+    const variable = scope.set.get(stream.name);
+    if (!variable) continue;
+    const definition = variable.defs[0]?.node;
+    return definition?.type === 'VariableDeclarator' && (definition as TSESTree.VariableDeclarator).id.type === 'Identifier' && isBuilt((definition as TSESTree.VariableDeclarator).init as Node | null);
+  }
+  return false;
+}
+
+interface ScopeLike {
+  set: Map<string, { defs: Array<{ node: Node }> }>;
+  upper: ScopeLike | null;
+}

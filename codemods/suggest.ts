@@ -1,0 +1,36 @@
+import type { SourceCode } from 'eslint';
+import type { Node } from '../rules/analysis/ast.js';
+import type { StreamResolver } from '../rules/analysis/streams.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, EditBuilder } from './edits.js';
+import type { FoundSite } from './find-sites.js';
+import type { Edit } from './layout.js';
+import { planSites } from './plan.js';
+
+export interface SuggestedRewrite {
+  edits: Edit[];
+  budget: number;
+}
+
+/**
+ * The rewrite the rule offers as a suggestion for each fixable site: the edits of the plan that site belongs to (all
+ * sites of one `for await` share one), made by the same planner and edit builder as `drainguard fix`.
+ */
+export function suggestedEdits(
+  sites: readonly FoundSite[],
+  sourceCode: SourceCode,
+  typescript: boolean,
+  streams?: StreamResolver,
+  budget = DEFAULT_DRAIN_TIMEOUT_MS,
+): Map<Node, SuggestedRewrite> {
+  const result = new Map<Node, SuggestedRewrite>();
+  for (const plan of planSites(sites, sourceCode, streams)) {
+    if (plan.kind === 'manual') continue;
+    const builder = new EditBuilder(sourceCode.text, sourceCode, typescript, budget);
+    if (plan.kind === 'reader') builder.reader(plan);
+    else if (plan.kind === 'dataHandler') builder.dataHandler(plan);
+    else builder.loop(plan);
+    const rewrite = { edits: builder.edits(), budget };
+    for (const site of plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]) result.set(site.node, rewrite);
+  }
+  return result;
+}
