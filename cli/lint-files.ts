@@ -22,6 +22,12 @@ export interface LintFilesOptions {
    * and the files to parse are big enough to repay starting it. The reports are the same.
    */
   engine?: Engine;
+  /**
+   * Results exactly as ESLint gives them, suggestions included (`--format json`): oxlint reports
+   * no suggestions, so a file it reports on is linted again by ESLint. Without it (stylish, SARIF,
+   * which show no suggestions) oxlint's messages are used as they are.
+   */
+  suggestions?: boolean;
 }
 
 export type Engine = 'auto' | 'eslint' | 'oxlint';
@@ -113,8 +119,8 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     const fromOxlint = await oxlintDone!;
     for (const file of handed) {
       const result = fromOxlint.get(file.filePath);
-      // A file oxlint left (it does not parse there): ESLint decides.
-      if (result) results.set(file.filePath, result);
+      // A file oxlint left (it does not parse there), or one it reports on when suggestions are asked for: ESLint.
+      if (result && !(options.suggestions && result.messages.length > 0)) results.set(file.filePath, result);
       else await lintWithESLint(file);
     }
   }

@@ -44,6 +44,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     types: args.types,
     prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1',
     engine,
+    suggestions: args.format === 'json',
   });
   const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
   if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);

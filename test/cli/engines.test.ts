@@ -78,6 +78,14 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     expect(everything.oxlint).toEqual(everything.eslint);
   });
 
+  it('prints the same SARIF, end positions included (oxlint reports there as they are; json lints reported files again with ESLint for their suggestions)', async () => {
+    const dir = tempProject({ ...fixtureFiles(), ...TRICKY });
+    const sarif = await bothEngines(['lint', '--format', 'sarif'], dir);
+    expect(sarif.oxlint.code).toBe(1);
+    expect(sarif.oxlint.stdout).toBe(sarif.eslint.stdout);
+    expect(sarif.oxlint.stdout).toContain('"endColumn": 36'); // non-ascii.ts, counted in UTF-16 units
+  });
+
   it('refuses an unknown DRAINGUARD_ENGINE (exit 2), linting nothing', async () => {
     const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
     const run = await runCli(['lint'], dir, { DRAINGUARD_ENGINE: 'biome' });

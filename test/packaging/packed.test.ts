@@ -464,18 +464,21 @@ describe('the CLI from the installed package', () => {
     const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record, DRAINGUARD_ENGINE: 'oxlint' };
     // The installed bin itself, not npx: the preload records the packages of the last process to exit.
     const drainguard = join(project, 'node_modules/.bin/drainguard');
-    const viaOxlint = await run(drainguard, ['lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv(preload) });
+    // SARIF: with --format json the files oxlint reports on are linted again by ESLint, for their suggestions.
+    const viaOxlint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv(preload) });
     expect(viaOxlint.code, describeRun(viaOxlint)).toBe(1);
     const loaded = JSON.parse(read(dir, 'loaded.json')) as string[];
     expect(loaded).toContain('eslint');
     expect(loaded).not.toContain('typescript');
-    const viaEslint = await run(drainguard, ['lint', '--format', 'json', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
+    const viaEslint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
     expect(viaOxlint.stdout).toBe(viaEslint.stdout);
-    const results = JSON.parse(viaOxlint.stdout) as { filePath: string; messages: { line: number; column: number }[] }[];
-    expect(results.map((result) => [relative(dir, result.filePath), result.messages.map(({ line, column }) => ({ line, column }))])).toEqual([
-      ['src/clean.ts', []],
-      ['src/early.js', [{ line: early.js.sites[0].line, column: early.js.sites[0].column }]],
-      ['src/early.ts', [{ line: early.ts.sites[0].line, column: early.ts.sites[0].column }]],
+    const log = JSON.parse(viaOxlint.stdout) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[];
+    };
+    const found = log.runs[0].results.map(({ locations: [location] }) => [location.physicalLocation.artifactLocation.uri, location.physicalLocation.region.startLine, location.physicalLocation.region.startColumn]);
+    expect(found.sort()).toEqual([
+      ['src/early.js', early.js.sites[0].line, early.js.sites[0].column],
+      ['src/early.ts', early.ts.sites[0].line, early.ts.sites[0].column],
     ]);
   }, 180_000);
 
