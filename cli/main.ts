@@ -27,6 +27,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`drainguard fix --dry --print | head`) closes the pipe: end quietly, with the exit
+// status a shell gives a process ended by SIGPIPE, instead of an unhandled EPIPE error and its stack trace.
+export const CLOSED_PIPE_EXIT_CODE = 141;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(CLOSED_PIPE_EXIT_CODE);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
