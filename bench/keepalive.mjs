@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:keepalive [-- --calls N] [--rtt MS] [--tls] [--json] [--peer node|mcp] [--client node|python]
 //
-// SPEC §5, the proof: three clients — an early-close one, drainguard's rewrite of it (made here by
+// The proof: three clients — an early-close one, drainguard's rewrite of it (made here by
 // running the built codemod on it, not written by hand) and a hand-drained one — each make N
 // sequential calls against a fresh local server (Node http SSE server, or the MCP TypeScript SDK's
 // streamable HTTP server) behind a TCP proxy that injects a round-trip delay (optionally with TLS).

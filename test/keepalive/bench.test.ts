@@ -1,4 +1,4 @@
-// `npm run bench:keepalive -- --json` prints exactly the object of SPEC §5. Small and fast here (5
+// `npm run bench:keepalive -- --json` prints exactly `{ calls, rttMs, tls, variants: [{ name, connections, p50Ms, p95Ms }] }`. Small and fast here (5
 // calls, RTT 1 ms); the connection counts are asserted, the latencies only for their type.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
