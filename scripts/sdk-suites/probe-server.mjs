@@ -72,7 +72,22 @@ export async function startProbeServer({ events = 3, holdMs = 4000, tailDelayMs 
     },
     connections: server.connections,
     log: () => server.log().map((record, i) => ({ ...record, ...timings[i] })),
-    waitFor: server.waitFor,
+    /**
+     * Resolves once `predicate()` holds (checked every 10 ms: the timings above are written by
+     * listeners that run after the counting server's own notification).
+     * @param {() => boolean} predicate
+     */
+    waitFor(predicate, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (predicate()) resolve(undefined);
+          else if (Date.now() > deadline) reject(new Error(`probe-server: condition not met within ${timeoutMs} ms`));
+          else setTimeout(check, 10);
+        };
+        check();
+      });
+    },
     reset() {
       server.reset();
       timings.length = 0;
