@@ -1,27 +1,23 @@
 // One streaming chat call per SDK, made through the SDK's own client (bundled from its rewritten
-// source) against the probe server: returns the texts of the events it delivered.
+// source) against the probe server: calls onEvent with each event's text as it is delivered.
 
-/** @type {Record<string, (sdk: any, baseUrl: string) => Promise<string[]>>} */
+/** @type {Record<string, (sdk: any, baseUrl: string, onEvent: (text: string) => void) => Promise<void>>} */
 export const STREAMING_CALLS = {
-  async 'openai-node'(sdk, baseUrl) {
+  async 'openai-node'(sdk, baseUrl, onEvent) {
     const client = new sdk.OpenAI({ apiKey: 'probe-key', baseURL: `${baseUrl}/v1`, maxRetries: 0, timeout: 60_000 });
     const stream = await client.chat.completions.create({
       model: 'probe-model',
       messages: [{ role: 'user', content: 'hi' }],
       stream: true,
     });
-    const texts = [];
-    for await (const chunk of stream) texts.push(chunk.choices[0]?.delta?.content ?? '');
-    return texts;
+    for await (const chunk of stream) onEvent(chunk.choices[0]?.delta?.content ?? '');
   },
-  async 'client-ts'(sdk, baseUrl) {
+  async 'client-ts'(sdk, baseUrl, onEvent) {
     const client = new sdk.Mistral({ apiKey: 'probe-key', serverURL: baseUrl, retryConfig: { strategy: 'none' }, timeoutMs: 60_000 });
     const stream = await client.chat.stream({ model: 'probe-model', messages: [{ role: 'user', content: 'hi' }] });
-    const texts = [];
     for await (const event of stream) {
       const content = event.data.choices[0]?.delta.content;
-      texts.push(typeof content === 'string' ? content : JSON.stringify(content ?? ''));
+      onEvent(typeof content === 'string' ? content : JSON.stringify(content ?? ''));
     }
-    return texts;
   },
 };

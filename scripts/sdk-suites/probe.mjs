@@ -4,9 +4,9 @@
 // its (rewritten) source and prints one JSON object:
 //   hold   one call against a server that keeps the body open holdMs after [DONE]: how long the call
 //          took to deliver all events and end, and when the server saw the body closed or ended;
-//          then one more call: did it reuse the connection?
+//          then one more call: did it reuse a pooled connection (no new connection accepted)?
 //   end    `calls` calls against a server that ends the body 5 ms after [DONE]: connections opened
-//          (1 = keep-alive reuse every time) and per-call times
+//          during them (0 or 1 = keep-alive reuse; undici may also open a spare) and per-call times
 //   reset  one call against a server that resets the connection 5 ms after [DONE]: same events, no
 //          error, no second request (nothing after the terminal event changes the outcome)
 import { pathToFileURL } from 'node:url';
@@ -26,15 +26,32 @@ const EVENTS = 3;
 const server = await startProbeServer({ events: EVENTS, holdMs });
 const expected = Array.from({ length: EVENTS }, (_, i) => `event ${i}`);
 
-/** One call: its duration, whether it delivered exactly the expected events, its error if any. */
+/**
+ * One call: when its last event was delivered and when it ended (ms from its start), whether it
+ * delivered exactly the expected events, whether it opened a new connection, its error if any.
+ */
 async function timedCall() {
   const started = Date.now();
+  const connectionsBefore = server.connections();
+  const texts = [];
+  let lastEventMs = null;
+  let error = null;
   try {
-    const texts = await call(sdk, server.url);
-    return { ms: Date.now() - started, events: texts.length, sameEvents: JSON.stringify(texts) === JSON.stringify(expected), error: null };
-  } catch (error) {
-    return { ms: Date.now() - started, events: 0, sameEvents: false, error: String(error?.message ?? error) };
+    await call(sdk, server.url, (text) => {
+      texts.push(text);
+      lastEventMs = Date.now() - started;
+    });
+  } catch (caught) {
+    error = String(caught?.message ?? caught);
   }
+  return {
+    ms: Date.now() - started,
+    lastEventMs,
+    events: texts.length,
+    sameEvents: JSON.stringify(texts) === JSON.stringify(expected),
+    newConnection: server.connections() > connectionsBefore,
+    error,
+  };
 }
 
 const settled = (record) => record.endedAt > 0 || record.closedAt > 0;
@@ -47,7 +64,6 @@ try {
   const first = server.log()[0];
   server.setMode('end');
   const next = await timedCall();
-  const second = server.log()[1];
   result.hold = {
     call: held,
     serverSaw: !first
@@ -59,7 +75,7 @@ try {
           : 'still open',
     closedAfterDoneMs: first?.closedAt ? first.closedAt - first.terminalAt : null,
     nextCall: next,
-    nextCallReusedConnection: Boolean(first && second && first.socket === second.socket),
+    nextCallReusedConnection: !next.newConnection,
   };
 
   server.reset();

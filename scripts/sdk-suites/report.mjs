@@ -19,10 +19,13 @@ function probeLines(probe) {
   if (!probe) return ['  (not run)'];
   if (probe.error) return [`  probe failed: ${probe.error}`];
   const { hold, end, reset } = probe;
-  const call = (c) => (c.error ? `error after ${c.ms} ms: ${c.error}` : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'} in ${c.ms} ms`);
+  const call = (c) =>
+    c.error
+      ? `error after ${c.ms} ms (${c.events} events): ${c.error}`
+      : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'}, last at ${c.lastEventMs} ms, call ended at ${c.ms} ms`;
   return [
     `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}; next call ${hold.nextCallReusedConnection ? 'reused' : 'did not reuse'} the connection`,
-    `  body ended 5 ms after [DONE], ${probe.calls} calls: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`,
+    `  body ended 5 ms after [DONE], ${probe.calls} calls: ${end.connections} new connections for ${end.requests} requests, ${end.closedByClient} closed by the client; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`,
     `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
   ];
 }
@@ -50,6 +53,7 @@ export function formatSdkReport(r) {
     lines.push(`  - ${test.key}${test.timedOut ? ' [TIMED OUT]' : ''}`);
     for (const line of assertionOf(test.failure).split('\n').slice(0, 8)) lines.push(`      ${line}`);
   }
+  if (c.flaky?.length) lines.push(`new failures that passed when their files ran again (flaky, not counted): ${c.flaky.map((t) => t.key).join('; ')}`);
   if (c.fixedFailures.length) lines.push(`failing before, passing after (${c.fixedFailures.length}): ${c.fixedFailures.map((t) => t.key).join('; ')}`);
   if (c.missing.length) lines.push(`ran before, not after (${c.missing.length}): ${c.missing.slice(0, 10).join('; ')}`);
   lines.push(`baseline failures still failing: ${c.stillFailing.length}`);
