@@ -95,7 +95,7 @@ async function testSuite(sdk, dir, label, files = []) {
   // CI=true: vitest neither writes nor rewrites snapshot files in the checkout.
   const result = await run(command, [...args, ...flags, ...files], { cwd, env: { ...process.env, CI: 'true' }, timeoutMs: suiteTimeoutMs });
   writeFileSync(path.join(outDir, `${sdk.name}-${label}-vitest.log`), result.stdout + result.stderr);
-  return readVitestReport(reportFile, cwd, { killed: result.timedOut, ms: result.ms });
+  return readVitestReport(reportFile, cwd, { killed: result.timedOut, ms: result.ms, testTimeoutMs });
 }
 
 /** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir @param {string} label */

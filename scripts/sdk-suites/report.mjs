@@ -50,7 +50,7 @@ export function formatSdkReport(r) {
   lines.push(`hang: ${c.timedOut.length || r.after.suite.killed ? `YES (${c.timedOut.length} timed out${r.after.suite.killed ? ', run killed' : ''})` : 'no'}`);
   lines.push(`new failures (${c.newFailures.length}):`);
   for (const test of c.newFailures) {
-    lines.push(`  - ${test.key}${test.timedOut ? ' [TIMED OUT]' : ''}`);
+    lines.push(`  - ${test.key}${test.timedOut ? ` [TIMED OUT after ${Math.round(test.duration)} ms]` : ''}`);
     for (const line of assertionOf(test.failure).split('\n').slice(0, 8)) lines.push(`      ${line}`);
   }
   if (c.flaky?.length) lines.push(`new failures that passed when their files ran again (flaky, not counted): ${c.flaky.map((t) => t.key).join('; ')}`);

@@ -19,7 +19,7 @@ export interface Diagnostic {
   code: string;
   message: string;
 }
-export function readVitestReport(reportFile: string, root: string, process: { killed: boolean; ms: number }): SuiteRun;
+export function readVitestReport(reportFile: string, root: string, process: { killed: boolean; ms: number; testTimeoutMs?: number }): SuiteRun;
 export function compareSuites(
   before: SuiteRun,
   after: SuiteRun,

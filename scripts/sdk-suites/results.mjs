@@ -6,6 +6,15 @@ import path from 'node:path';
 const TIMEOUT = /(Test|Hook) timed out in \d+ ?ms/;
 
 /**
+ * Whether a failed test hit its timeout. vitest 4's JSON report may carry only `STACK_TRACE_ERROR`
+ * for a timeout, so a failure that lasted the whole timeout counts too.
+ * @param {string} failure @param {number} duration @param {number} testTimeoutMs
+ */
+function timedOut(failure, duration, testTimeoutMs) {
+  return TIMEOUT.test(failure) || (testTimeoutMs > 0 && duration >= testTimeoutMs * 0.99);
+}
+
+/**
  * @typedef {{ key: string, status: string, duration: number, failure: string, timedOut: boolean }} TestRecord
  * @typedef {{ ran: boolean, killed: boolean, ms: number, counts: Record<string, number>, tests: TestRecord[] }} SuiteRun
  */
@@ -13,10 +22,10 @@ const TIMEOUT = /(Test|Hook) timed out in \d+ ?ms/;
 /**
  * @param {string} reportFile vitest's --reporter=json output
  * @param {string} root the checkout (test file paths are reported relative to it)
- * @param {{ killed: boolean, ms: number }} process
+ * @param {{ killed: boolean, ms: number, testTimeoutMs?: number }} process
  * @returns {SuiteRun}
  */
-export function readVitestReport(reportFile, root, { killed, ms }) {
+export function readVitestReport(reportFile, root, { killed, ms, testTimeoutMs = 0 }) {
   if (!existsSync(reportFile)) return { ran: false, killed, ms, counts: {}, tests: [] };
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   /** @type {TestRecord[]} */
@@ -25,11 +34,18 @@ export function readVitestReport(reportFile, root, { killed, ms }) {
     const relative = path.relative(root, file.name).split(path.sep).join('/');
     if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
       const failure = String(file.message ?? '');
-      tests.push({ key: `${relative} (the file did not run)`, status: 'failed', duration: 0, failure, timedOut: TIMEOUT.test(failure) });
+      tests.push({ key: `${relative} (the file did not run)`, status: 'failed', duration: 0, failure, timedOut: timedOut(failure, 0, 0) });
     }
     for (const test of file.assertionResults ?? []) {
       const failure = (test.failureMessages ?? []).join('\n');
-      tests.push({ key: `${relative} > ${test.fullName}`, status: test.status, duration: test.duration ?? 0, failure, timedOut: TIMEOUT.test(failure) });
+      const duration = test.duration ?? 0;
+      tests.push({
+        key: `${relative} > ${test.fullName}`,
+        status: test.status,
+        duration,
+        failure,
+        timedOut: test.status === 'failed' && timedOut(failure, duration, testTimeoutMs),
+      });
     }
   }
   /** @type {Record<string, number>} */

@@ -13,7 +13,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function vitestReport(root: string, tests: { title: string; status: string; failure?: string }[], fileFailure?: string) {
+function vitestReport(root: string, tests: { title: string; status: string; failure?: string; duration?: number }[], fileFailure?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-suites-'));
   dirs.push(dir);
   const file = join(dir, 'report.json');
@@ -26,7 +26,7 @@ function vitestReport(root: string, tests: { title: string; status: string; fail
         fullName: `Stream ${t.title}`,
         title: t.title,
         status: t.status,
-        duration: 3,
+        duration: t.duration ?? 3,
         failureMessages: t.failure ? [t.failure] : [],
       })),
     },
@@ -66,21 +66,27 @@ describe('results', () => {
           { title: 'decodes events', status: 'failed', failure: 'Error: Test timed out in 30000ms.\nIf this is a long-running test, pass a timeout value' },
           { title: 'cancels at [DONE]', status: 'failed', failure: 'AssertionError: expected "cancel" to be called 1 times, but got 0 times\n    at t.ts:5:3' },
           { title: 'already broken on Node 20', status: 'failed', failure: 'TypeError: x is not a function' },
+          { title: 'hangs with a bare message', status: 'failed', failure: 'Error: STACK_TRACE_ERROR\n    at task (runner.js:1:1)', duration: 30004.7 },
+          { title: 'slow but passing', status: 'passed', duration: 30001 },
         ],
         'Error: Cannot find module ./gone',
       ),
       root,
-      { killed: false, ms: 10 },
+      { killed: false, ms: 10, testTimeoutMs: 30000 },
     );
     expect(before.counts).toEqual({ passed: 2, failed: 1 });
-    expect(after.counts).toEqual({ failed: 4 });
+    expect(after.counts).toEqual({ failed: 5, passed: 1 });
     const comparison = compareSuites(before, after);
     expect(comparison.newFailures.map((t) => t.key)).toEqual([
       'tests/streaming.test.ts > Stream decodes events',
       'tests/streaming.test.ts > Stream cancels at [DONE]',
+      'tests/streaming.test.ts > Stream hangs with a bare message',
       'tests/broken.test.ts (the file did not run)',
     ]);
-    expect(comparison.timedOut.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream decodes events']);
+    expect(comparison.timedOut.map((t) => t.key)).toEqual([
+      'tests/streaming.test.ts > Stream decodes events',
+      'tests/streaming.test.ts > Stream hangs with a bare message',
+    ]);
     expect(comparison.stillFailing.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream already broken on Node 20']);
     expect(assertionOf(comparison.newFailures[1].failure)).toBe('AssertionError: expected "cancel" to be called 1 times, but got 0 times');
   });
