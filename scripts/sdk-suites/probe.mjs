@@ -3,10 +3,11 @@
 // there): `node probe.mjs <sdk name> <bundle.mjs> [holdMs] [calls]`. It imports the SDK bundled from
 // its (rewritten) source and prints one JSON object:
 //   hold   one call against a server that keeps the body open holdMs after [DONE]: how long the call
-//          took to deliver all events and end, and when the server saw the body closed or ended;
-//          then one more call: did it reuse a pooled connection (no new connection accepted)?
-//   end    `calls` calls against a server that ends the body 5 ms after [DONE]: connections opened
-//          during them (0 or 1 = keep-alive reuse; undici may also open a spare) and per-call times
+//          took to deliver all events and to end, and whether the server saw the body closed by the
+//          client (and when) or read to EOF
+//   end    `calls` calls against a fresh server that ends the body 5 ms after [DONE]: connections it
+//          accepted (keep-alive: 1 or 2, since undici alternates between two pooled sockets for
+//          back-to-back calls; an early close: about one per call) and per-call times
 //   reset  one call against a server that resets the connection 5 ms after [DONE]: same events, no
 //          error, no second request (nothing after the terminal event changes the outcome)
 import { pathToFileURL } from 'node:url';
@@ -23,14 +24,14 @@ if (!call || !bundle) {
 }
 const sdk = await import(pathToFileURL(bundle).href);
 const EVENTS = 3;
-const server = await startProbeServer({ events: EVENTS, holdMs });
 const expected = Array.from({ length: EVENTS }, (_, i) => `event ${i}`);
 
 /**
  * One call: when its last event was delivered and when it ended (ms from its start), whether it
  * delivered exactly the expected events, whether it opened a new connection, its error if any.
+ * @param {import('./probe-server.d.mts').ProbeServer} server
  */
-async function timedCall() {
+async function timedCall(server) {
   const started = Date.now();
   const connectionsBefore = server.connections();
   const texts = [];
@@ -54,43 +55,49 @@ async function timedCall() {
   };
 }
 
-const settled = (record) => record.endedAt > 0 || record.closedAt > 0;
+/** Each scenario gets a fresh server (and so counts its own connections from zero). */
+async function withServer(mode, scenario) {
+  const server = await startProbeServer({ events: EVENTS, holdMs });
+  server.setMode(mode);
+  try {
+    return await scenario(server);
+  } finally {
+    await server.close();
+  }
+}
 
 const result = { sdk: name, holdMs, calls };
-try {
-  server.setMode('hold');
-  const held = await timedCall();
-  await server.waitFor(() => settled(server.log()[0] ?? { endedAt: 0, closedAt: 0 }), holdMs + 5000).catch(() => {});
-  const first = server.log()[0];
-  server.setMode('end');
-  const next = await timedCall();
-  result.hold = {
+
+result.hold = await withServer('hold', async (server) => {
+  const held = await timedCall(server);
+  const settled = () => server.log()[0] !== undefined && (server.log()[0].endedAt > 0 || server.log()[0].closedAt > 0);
+  await server.waitFor(settled, holdMs + 5000).catch(() => {});
+  const [first] = server.log();
+  return {
     call: held,
     serverSaw: !first
       ? 'no request'
       : first.closedAt
         ? `closed by the client ${first.closedAt - first.terminalAt} ms after [DONE]`
         : first.endedAt
-          ? `body ended by the server ${first.endedAt - first.terminalAt} ms after [DONE] (read to EOF)`
+          ? `read to EOF (the server ended the body ${first.endedAt - first.terminalAt} ms after [DONE])`
           : 'still open',
     closedAfterDoneMs: first?.closedAt ? first.closedAt - first.terminalAt : null,
-    nextCall: next,
-    nextCallReusedConnection: !next.newConnection,
   };
+});
 
-  server.reset();
-  server.setMode('end');
+result.end = await withServer('end', async (server) => {
   const times = [];
   const errors = [];
   let sameEvents = true;
   for (let i = 0; i < calls; i++) {
-    const one = await timedCall();
+    const one = await timedCall(server);
     times.push(one.ms);
     sameEvents &&= one.sameEvents;
     if (one.error) errors.push(one.error);
   }
   await new Promise((resolve) => setTimeout(resolve, 50));
-  result.end = {
+  return {
     connections: server.connections(),
     requests: server.log().length,
     closedByClient: server.log().filter((r) => r.closedByClient).length,
@@ -98,14 +105,13 @@ try {
     sameEvents,
     errors,
   };
+});
 
-  server.reset();
-  server.setMode('reset');
-  const reset = await timedCall();
+result.reset = await withServer('reset', async (server) => {
+  const reset = await timedCall(server);
   await new Promise((resolve) => setTimeout(resolve, 200));
-  result.reset = { call: reset, requests: server.log().length };
-} finally {
-  await server.close();
-}
+  return { call: reset, requests: server.log().length };
+});
+
 process.stdout.write(`${JSON.stringify(result)}\n`);
 process.exit(0);

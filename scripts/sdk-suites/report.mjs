@@ -10,6 +10,18 @@ function suiteLine(suite) {
   return `${counts} (${suite.tests.length} tests, ${(suite.ms / 1000).toFixed(0)} s)${suite.killed ? ', then killed (hang)' : ''}`;
 }
 
+/** `file (n)` for each test file with failures. @param {import('./results.mjs').SuiteRun} suite */
+function failuresByFile(suite) {
+  /** @type {Map<string, number>} */
+  const byFile = new Map();
+  for (const test of suite.tests) {
+    if (test.status !== 'failed') continue;
+    const file = test.key.split(/ > | \(the file did not run\)/)[0];
+    byFile.set(file, (byFile.get(file) ?? 0) + 1);
+  }
+  return [...byFile].map(([file, n]) => `${file} (${n})`);
+}
+
 /** @param {{ code: number | null, diagnostics: any[] }} tsc */
 function tscLine(tsc) {
   return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
@@ -24,8 +36,8 @@ function probeLines(probe) {
       ? `error after ${c.ms} ms (${c.events} events): ${c.error}`
       : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'}, last at ${c.lastEventMs} ms, call ended at ${c.ms} ms`;
   return [
-    `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}; next call ${hold.nextCallReusedConnection ? 'reused' : 'did not reuse'} the connection`,
-    `  body ended 5 ms after [DONE], ${probe.calls} calls: ${end.connections} new connections for ${end.requests} requests, ${end.closedByClient} closed by the client; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`,
+    `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}`,
+    `  body ended 5 ms after [DONE], ${probe.calls} calls: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`,
     `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
   ];
 }
@@ -45,6 +57,8 @@ export function formatSdkReport(r) {
   lines.push(`type-check (${r.typecheckCommand}): before ${tscLine(r.before.tsc)}, after ${tscLine(r.after.tsc)}`);
   for (const d of r.newDiagnostics) lines.push(`  NEW ${d.file}(${d.line},${d.column}): ${d.code} ${d.message}`);
   lines.push(`tests before: ${suiteLine(r.before.suite)}`);
+  const baselineFailures = failuresByFile(r.before.suite);
+  if (baselineFailures.length) lines.push(`  failing before the fix: ${baselineFailures.join('; ')}`);
   lines.push(`tests after:  ${suiteLine(r.after.suite)}`);
   const c = r.comparison;
   lines.push(`hang: ${c.timedOut.length || r.after.suite.killed ? `YES (${c.timedOut.length} timed out${r.after.suite.killed ? ', run killed' : ''})` : 'no'}`);
