@@ -23,7 +23,7 @@ import { CACHE_DIR, SDKS } from './sdk-suites/sdks.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..');
 
-const { values: options } = parseArgs({
+const { values: options } = parseCommandLine({
   options: {
     drainguard: { type: 'string', default: REPO },
     'no-build': { type: 'boolean', default: false },
@@ -37,8 +37,18 @@ const { values: options } = parseArgs({
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
+
+/** parseArgs, with a usage error (exit 2) instead of a stack trace. @param {import('node:util').ParseArgsConfig} config */
+function parseCommandLine(config) {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    process.stderr.write(`sdk-suites: ${error.message} (--help lists the options)\n`);
+    process.exit(2);
+  }
+}
 if (options.help) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 12).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 11).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
   process.exit(0);
 }
 
