@@ -27,17 +27,23 @@ function tscLine(tsc) {
   return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
 }
 
+function endLine(calls, end) {
+  const spacing = end.pauseMs ? `${end.pauseMs} ms apart` : 'back to back';
+  return `  body ended 5 ms after [DONE], ${calls} calls ${spacing}: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client before the end; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`;
+}
+
 function probeLines(probe) {
   if (!probe) return ['  (not run)'];
   if (probe.error) return [`  probe failed: ${probe.error}`];
-  const { hold, end, reset } = probe;
+  const { hold, end, endPaced, reset } = probe;
   const call = (c) =>
     c.error
       ? `error after ${c.ms} ms (${c.events} events): ${c.error}`
       : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'}, last at ${c.lastEventMs} ms, call ended at ${c.ms} ms`;
   return [
     `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}`,
-    `  body ended 5 ms after [DONE], ${probe.calls} calls: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`,
+    endLine(probe.calls, end),
+    ...(endPaced ? [endLine(probe.calls, endPaced)] : []),
     `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
   ];
 }
