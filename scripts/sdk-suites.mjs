@@ -9,6 +9,7 @@
 //
 //   node scripts/sdk-suites.mjs [--drainguard DIR] [--no-build] [--sdk NAME]... [--out DIR]
 //        [--test-timeout-ms N] [--suite-timeout-ms N] [--hold-ms N] [--calls N] [--rebaseline]
+//        [--probe-only]  (fix and probe, without type-check and test suites)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,7 @@ const { values: options } = parseCommandLine({
     'hold-ms': { type: 'string', default: '4000' },
     calls: { type: 'string', default: '10' },
     rebaseline: { type: 'boolean', default: false },
+    'probe-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -48,7 +50,7 @@ function parseCommandLine(config) {
   }
 }
 if (options.help) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 11).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 12).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
   process.exit(0);
 }
 
@@ -65,6 +67,10 @@ if (unknown.length) fail(`unknown --sdk ${unknown.join(', ')} (known: ${SDKS.map
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const outDir = path.resolve(options.out ?? path.join(CACHE_DIR, 'runs', stamp));
 mkdirSync(outDir, { recursive: true });
+
+/** What --probe-only puts where a type-check or suite would be. */
+const NOT_RUN_TSC = { code: null, ms: 0, diagnostics: [], output: '' };
+const NOT_RUN_SUITE = { ran: false, killed: false, ms: 0, counts: {}, tests: [] };
 
 /** @param {string} name */
 function positive(name) {
@@ -149,6 +155,10 @@ async function rerunNewFailures(sdk, dir, comparison) {
  * @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir
  */
 async function baseline(sdk, dir) {
+  if (options['probe-only']) {
+    log(`${sdk.name}: probe before …`);
+    return { tsc: NOT_RUN_TSC, suite: NOT_RUN_SUITE, probe: await probe(sdk, dir, 'before') };
+  }
   const file = path.join(CACHE_DIR, 'baseline', `${sdk.name}-${sdk.commit}-node${process.versions.node}-t${testTimeoutMs}.json`);
   let cached;
   if (!options.rebaseline && existsSync(file)) {
@@ -209,8 +219,8 @@ async function main() {
     const { fix, diff } = await runFix(sdk, dir);
     writeFileSync(path.join(outDir, `${sdk.name}.diff`), diff);
     log(`${sdk.name}: type-check after …`);
-    const tsc = await typecheck(sdk, dir);
-    const suite = await testSuite(sdk, dir, 'after');
+    const tsc = options['probe-only'] ? NOT_RUN_TSC : await typecheck(sdk, dir);
+    const suite = options['probe-only'] ? NOT_RUN_SUITE : await testSuite(sdk, dir, 'after');
     log(`${sdk.name}: probe after …`);
     const after = { tsc, suite, probe: await probe(sdk, dir, 'after') };
     const comparison = compareSuites(before.suite, after.suite);

@@ -3,6 +3,7 @@ import { assertionOf } from './results.mjs';
 
 /** @param {import('./results.mjs').SuiteRun} suite */
 function suiteLine(suite) {
+  if (!suite.ran && !suite.killed && suite.ms === 0) return 'not run';
   if (!suite.ran) return suite.killed ? `no report: the run was killed after ${suite.ms} ms (hang)` : 'no report (the runner failed to start)';
   const counts = Object.entries(suite.counts)
     .map(([status, n]) => `${n} ${status}`)
@@ -24,6 +25,7 @@ function failuresByFile(suite) {
 
 /** @param {{ code: number | null, diagnostics: any[] }} tsc */
 function tscLine(tsc) {
+  if (tsc.code === null && tsc.diagnostics.length === 0) return 'not run';
   return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
 }
 
