@@ -5,7 +5,10 @@
 // cached per commit), `drainguard fix --force src/`, the same after it (each test bounded, so a hang
 // is a failure), a real-server probe of one streaming call before and after, and a report: the fix's
 // sites, new type errors, new failing tests with their assertions, hangs, probe timings and
-// connection counts. Exit 0 when nothing got worse, 1 when something did, 2 on a setup error.
+// connection counts. A new failure whose failing line asserts that a cancel/abort spy was called
+// checks the early close itself (a maintainer updates it) and is listed as such. Exit 0 when nothing
+// else got worse (type errors, hangs, other new failures, a failed probe), 1 when something did,
+// 2 on a setup error.
 //
 //   node scripts/sdk-suites.mjs [--drainguard DIR] [--no-build] [--sdk NAME]... [--out DIR]
 //        [--test-timeout-ms N] [--suite-timeout-ms N] [--hold-ms N] [--calls N] [--rebaseline]
@@ -17,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { bundleSdk } from './sdk-suites/bundle.mjs';
 import { preparePristine } from './sdk-suites/checkout.mjs';
 import { formatSdkReport } from './sdk-suites/report.mjs';
-import { compareSuites, newDiagnostics, parseTscDiagnostics, readVitestReport } from './sdk-suites/results.mjs';
+import { assertionSite, assertsEarlyClose, compareSuites, newDiagnostics, parseTscDiagnostics, readVitestReport } from './sdk-suites/results.mjs';
 import { run } from './sdk-suites/run.mjs';
 import { CACHE_DIR, SDKS } from './sdk-suites/sdks.mjs';
 
@@ -50,7 +53,7 @@ function parseCommandLine(config) {
   }
 }
 if (options.help) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 12).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 15).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
   process.exit(0);
 }
 
@@ -225,6 +228,10 @@ async function main() {
     const after = { tsc, suite, probe: await probe(sdk, dir, 'after') };
     const comparison = compareSuites(before.suite, after.suite);
     comparison.flaky = await rerunNewFailures(sdk, dir, comparison);
+    for (const test of comparison.newFailures) {
+      test.site = assertionSite(test, path.join(dir, sdk.tests.cwd));
+      test.assertsEarlyClose = Boolean(test.site && !test.timedOut && assertsEarlyClose(test.site.source));
+    }
     const record = {
       name: sdk.name,
       repo: sdk.repo,
@@ -244,7 +251,7 @@ async function main() {
     worse ||=
       Boolean(fix.error) ||
       record.newDiagnostics.length > 0 ||
-      comparison.newFailures.length > 0 ||
+      comparison.newFailures.some((test) => !test.assertsEarlyClose) ||
       comparison.timedOut.length > 0 ||
       after.suite.killed ||
       Boolean(after.probe?.error);

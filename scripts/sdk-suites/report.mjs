@@ -70,9 +70,12 @@ export function formatSdkReport(r) {
   lines.push(`tests after:  ${suiteLine(r.after.suite)}`);
   const c = r.comparison;
   lines.push(`hang: ${c.timedOut.length || r.after.suite.killed ? `YES (${c.timedOut.length} timed out${r.after.suite.killed ? ', run killed' : ''})` : 'no'}`);
-  lines.push(`new failures (${c.newFailures.length}):`);
+  const closeChecks = c.newFailures.filter((test) => test.assertsEarlyClose).length;
+  lines.push(`new failures (${c.newFailures.length}, of which ${closeChecks} assert the early close itself):`);
   for (const test of c.newFailures) {
-    lines.push(`  - ${test.key}${test.timedOut ? ` [TIMED OUT after ${Math.round(test.duration)} ms]` : ''}`);
+    const tag = test.timedOut ? `HANG: timed out after ${Math.round(test.duration)} ms` : test.assertsEarlyClose ? 'asserts the early close' : 'REGRESSION';
+    lines.push(`  - [${tag}] ${test.key}`);
+    if (test.site) lines.push(`      line ${test.site.line}: ${test.site.source}`);
     for (const line of assertionOf(test.failure).split('\n').slice(0, 8)) lines.push(`      ${line}`);
   }
   if (c.flaky?.length) lines.push(`new failures that passed when their files ran again (flaky, not counted): ${c.flaky.map((t) => t.key).join('; ')}`);

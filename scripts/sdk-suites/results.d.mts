@@ -27,3 +27,5 @@ export function compareSuites(
 export function parseTscDiagnostics(output: string): Diagnostic[];
 export function newDiagnostics(before: Diagnostic[], after: Diagnostic[]): Diagnostic[];
 export function assertionOf(failure: string): string;
+export function assertionSite(test: TestRecord, testsRoot: string): { line: number; source: string } | null;
+export function assertsEarlyClose(source: string): boolean;

@@ -105,3 +105,31 @@ export function assertionOf(failure) {
   const stackStart = lines.findIndex((line) => /^\s+at /.test(line));
   return (stackStart === -1 ? lines : lines.slice(0, stackStart)).join('\n').trim().slice(0, 1200);
 }
+
+/**
+ * Where a failure's assertion sits in its test file (the first stack frame in that file), and
+ * that source line, read from the checkout.
+ * @param {TestRecord} test
+ * @param {string} testsRoot the directory test keys are relative to
+ * @returns {{ line: number, source: string } | null}
+ */
+export function assertionSite(test, testsRoot) {
+  const file = test.key.split(/ > | \(the file did not run\)/)[0];
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${escaped}:(\\d+):\\d+`).exec(test.failure);
+  if (!match) return null;
+  const line = Number(match[1]);
+  const full = path.join(testsRoot, file);
+  if (!existsSync(full)) return null;
+  const source = readFileSync(full, 'utf8').split('\n')[line - 1]?.trim() ?? '';
+  return { line, source };
+}
+
+/**
+ * A failing assertion that checks the early close itself: that a cancel/abort/destroy/close spy was
+ * called. Such tests change with the fix on purpose; a maintainer updates them.
+ * @param {string} source
+ */
+export function assertsEarlyClose(source) {
+  return /expect\(\s*[\w.]*(cancel|abort|destroy|close)\w*\s*\)\s*\.(not\.)?toHaveBeenCalled/i.test(source);
+}

@@ -1,10 +1,18 @@
 // The parts of scripts/sdk-suites.mjs that decide what the report says: reading vitest's JSON report
 // and tsc's output, comparing before/after, bounding a hung command, and the probe's real server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertionOf, compareSuites, newDiagnostics, parseTscDiagnostics, readVitestReport } from '../../scripts/sdk-suites/results.mjs';
+import {
+  assertionOf,
+  assertionSite,
+  assertsEarlyClose,
+  compareSuites,
+  newDiagnostics,
+  parseTscDiagnostics,
+  readVitestReport,
+} from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
 import { startProbeServer } from '../../scripts/sdk-suites/probe-server.mjs';
 
@@ -163,5 +171,29 @@ describe('probe server', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('assertion sites', () => {
+  it('finds the failing line in the test file and tells a check of the early close from other assertions', () => {
+    const root = mkdtempSync(join(tmpdir(), 'sdk-suites-'));
+    dirs.push(root);
+    mkdirSync(join(root, 'tests/lib'), { recursive: true });
+    writeFileSync(
+      join(root, 'tests/lib/streaming.test.ts'),
+      ["test('x', async () => {", '  await collect(stream);', '  expect(cancel).toHaveBeenCalledTimes(1);', '  expect(decoded).toEqual([16, 14]);', '});', ''].join('\n'),
+    );
+    const failure = (line: number) =>
+      `AssertionError: nope\n    at ${join(root, 'tests/lib/streaming.test.ts')}:${line}:5\n    at runner (vitest/dist/chunk.js:10:2)`;
+    const key = 'tests/lib/streaming.test.ts > x';
+    const cancelSite = assertionSite({ key, status: 'failed', duration: 1, failure: failure(3), timedOut: false }, root);
+    const decodeSite = assertionSite({ key, status: 'failed', duration: 1, failure: failure(4), timedOut: false }, root);
+    expect(cancelSite).toEqual({ line: 3, source: 'expect(cancel).toHaveBeenCalledTimes(1);' });
+    expect(decodeSite).toEqual({ line: 4, source: 'expect(decoded).toEqual([16, 14]);' });
+    expect(assertsEarlyClose(cancelSite!.source)).toBe(true);
+    expect(assertsEarlyClose(decodeSite!.source)).toBe(false);
+    expect(assertsEarlyClose('expect(body.cancel).toHaveBeenCalled();')).toBe(true);
+    expect(assertsEarlyClose('expect(controller.signal.aborted).toBe(false);')).toBe(false);
+    expect(assertionSite({ key, status: 'failed', duration: 1, failure: 'Error: STACK_TRACE_ERROR', timedOut: true }, root)).toBeNull();
   });
 });
