@@ -6,6 +6,7 @@ function suiteLine(suite) {
   if (!suite.ran && !suite.killed && suite.ms === 0) return 'not run';
   if (!suite.ran) return suite.killed ? `no report: the run was killed after ${suite.ms} ms (hang)` : 'no report (the runner failed to start)';
   const counts = Object.entries(suite.counts)
+    .filter(([, n]) => n > 0)
     .map(([status, n]) => `${n} ${status}`)
     .join(', ');
   return `${counts} (${suite.tests.length} tests, ${(suite.ms / 1000).toFixed(0)} s)${suite.killed ? ', then killed (hang)' : ''}`;

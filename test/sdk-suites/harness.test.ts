@@ -14,6 +14,7 @@ import {
   readVitestReport,
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
+import { formatSdkReport } from '../../scripts/sdk-suites/report.mjs';
 import { startProbeServer } from '../../scripts/sdk-suites/probe-server.mjs';
 
 const dirs: string[] = [];
@@ -195,5 +196,59 @@ describe('assertion sites', () => {
     expect(assertsEarlyClose('expect(body.cancel).toHaveBeenCalled();')).toBe(true);
     expect(assertsEarlyClose('expect(controller.signal.aborted).toBe(false);')).toBe(false);
     expect(assertionSite({ key, status: 'failed', duration: 1, failure: 'Error: STACK_TRACE_ERROR', timedOut: true }, root)).toBeNull();
+  });
+});
+
+describe('report', () => {
+  it('tags each new failure and prints the probe before and after', () => {
+    const suite = (tests: { key: string; status: string }[]) => ({
+      ran: true,
+      killed: false,
+      ms: 2000,
+      counts: { passed: tests.filter((t) => t.status === 'passed').length, failed: tests.filter((t) => t.status === 'failed').length },
+      tests: tests.map((t) => ({ ...t, duration: 1, failure: '', timedOut: false })),
+    });
+    const probe = (holdCallMs: number, serverSaw: string, connections: number) => ({
+      holdMs: 4000,
+      calls: 10,
+      hold: { call: { ms: holdCallMs, lastEventMs: 40, events: 3, sameEvents: true, error: null }, serverSaw },
+      end: { pauseMs: 0, connections, requests: 10, closedByClient: 0, callMs: [5, 6], sameEvents: true, errors: [] },
+      reset: { call: { ms: 7, lastEventMs: 7, events: 3, sameEvents: true, error: null }, requests: 1 },
+    });
+    const text = formatSdkReport({
+      name: 'sdk',
+      repo: 'owner/sdk',
+      commit: '0123456789abcdef',
+      drainguard: { dir: '/dg', commit: 'fedcba9876543210' },
+      typecheckCommand: 'tsc',
+      fix: { code: 0, summary: { fixed: 1 }, sites: [{ path: 'src/s.ts', line: 3, column: 5, status: 'fixed' }] },
+      diff: '',
+      newDiagnostics: [],
+      before: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'passed' }, { key: 'a > parses', status: 'passed' }]), probe: probe(46, 'closed by the client 30 ms after [DONE]', 11) },
+      after: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'failed' }, { key: 'a > parses', status: 'failed' }]), probe: { error: 'the probe did not finish within 100 ms (hang)' } },
+      comparison: {
+        newFailures: [
+          { key: 'a > cancels', status: 'failed', duration: 1, failure: 'AssertionError: expected "vi.fn()" to be called 1 times', timedOut: false, assertsEarlyClose: true, site: { line: 9, source: 'expect(cancel).toHaveBeenCalledTimes(1);' } },
+          { key: 'a > parses', status: 'failed', duration: 30001, failure: 'Error: STACK_TRACE_ERROR', timedOut: true, assertsEarlyClose: false, site: null },
+        ],
+        fixedFailures: [],
+        stillFailing: [],
+        missing: [],
+        timedOut: [{ key: 'a > parses' }],
+        flaky: [],
+      },
+    });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('## owner/sdk @ 0123456789ab (sdk)');
+    expect(lines).toContain('  src/s.ts:3:5 fixed');
+    expect(lines).toContain('tests after:  2 failed (2 tests, 2 s)');
+    expect(lines).toContain('hang: YES (1 timed out)');
+    expect(lines).toContain('new failures (2, of which 1 assert the early close itself):');
+    expect(lines).toContain('  - [asserts the early close] a > cancels');
+    expect(lines).toContain('      line 9: expect(cancel).toHaveBeenCalledTimes(1);');
+    expect(lines).toContain('  - [HANG: timed out after 30001 ms] a > parses');
+    expect(lines).toContain('  body held open 4000 ms after [DONE]: 3 events, last at 40 ms, call ended at 46 ms; server: closed by the client 30 ms after [DONE]');
+    expect(lines).toContain('  body ended 5 ms after [DONE], 10 calls back to back: 11 connections for 10 requests, 0 closed by the client before the end; call ms 5 6');
+    expect(lines).toContain('  probe failed: the probe did not finish within 100 ms (hang)');
   });
 });
