@@ -1,0 +1,96 @@
+// Turns one SDK's before/after records into the text the harness prints (and writes to report.md).
+import { assertionOf } from './results.mjs';
+
+/** @param {import('./results.mjs').SuiteRun} suite */
+function suiteLine(suite) {
+  if (!suite.ran && !suite.killed && suite.ms === 0) return 'not run';
+  if (!suite.ran) return suite.killed ? `no report: the run was killed after ${suite.ms} ms (hang)` : 'no report (the runner failed to start)';
+  const counts = Object.entries(suite.counts)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  return `${counts} (${suite.tests.length} tests, ${(suite.ms / 1000).toFixed(0)} s)${suite.killed ? ', then killed (hang)' : ''}`;
+}
+
+/** `file (n)` for each test file with failures. @param {import('./results.mjs').SuiteRun} suite */
+function failuresByFile(suite) {
+  /** @type {Map<string, number>} */
+  const byFile = new Map();
+  for (const test of suite.tests) {
+    if (test.status !== 'failed') continue;
+    const file = test.key.split(/ > | \(the file did not run\)/)[0];
+    byFile.set(file, (byFile.get(file) ?? 0) + 1);
+  }
+  return [...byFile].map(([file, n]) => `${file} (${n})`);
+}
+
+/** @param {{ code: number | null, diagnostics: any[] }} tsc */
+function tscLine(tsc) {
+  if (tsc.code === null && tsc.diagnostics.length === 0) return 'not run';
+  return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
+}
+
+function endLine(calls, end) {
+  const spacing = end.pauseMs ? `${end.pauseMs} ms apart` : 'back to back';
+  return `  body ended 5 ms after [DONE], ${calls} calls ${spacing}: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client before the end; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`;
+}
+
+function probeLines(probe) {
+  if (!probe) return ['  (not run)'];
+  if (probe.error) return [`  probe failed: ${probe.error}`];
+  const { hold, end, endPaced, reset } = probe;
+  const call = (c) =>
+    c.error
+      ? `error after ${c.ms} ms (${c.events} events): ${c.error}`
+      : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'}, last at ${c.lastEventMs} ms, call ended at ${c.ms} ms`;
+  return [
+    `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}`,
+    endLine(probe.calls, end),
+    ...(endPaced ? [endLine(probe.calls, endPaced)] : []),
+    `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
+  ];
+}
+
+/**
+ * @param {any} r one SDK's result record (see scripts/sdk-suites.mjs)
+ * @returns {string}
+ */
+export function formatSdkReport(r) {
+  const lines = [];
+  lines.push(`## ${r.repo} @ ${r.commit.slice(0, 12)} (${r.name})`);
+  lines.push('');
+  lines.push(`drainguard: ${r.drainguard.dir} @ ${r.drainguard.commit.slice(0, 12)}`);
+  lines.push(`fix: exit ${r.fix.code}; ${JSON.stringify(r.fix.summary ?? {})}`);
+  for (const site of r.fix.sites) lines.push(`  ${site.path}:${site.line}:${site.column} ${site.status}${site.reason ? ` — ${site.reason}` : ''}`);
+  if (r.fix.error) lines.push(`  fix error: ${r.fix.error}`);
+  lines.push(`type-check (${r.typecheckCommand}): before ${tscLine(r.before.tsc)}, after ${tscLine(r.after.tsc)}`);
+  for (const d of r.newDiagnostics) lines.push(`  NEW ${d.file}(${d.line},${d.column}): ${d.code} ${d.message}`);
+  lines.push(`tests before: ${suiteLine(r.before.suite)}`);
+  const baselineFailures = failuresByFile(r.before.suite);
+  if (baselineFailures.length) lines.push(`  failing before the fix: ${baselineFailures.join('; ')}`);
+  lines.push(`tests after:  ${suiteLine(r.after.suite)}`);
+  const c = r.comparison;
+  lines.push(`hang: ${c.timedOut.length || r.after.suite.killed ? `YES (${c.timedOut.length} timed out${r.after.suite.killed ? ', run killed' : ''})` : 'no'}`);
+  const closeChecks = c.newFailures.filter((test) => test.assertsEarlyClose).length;
+  lines.push(`new failures (${c.newFailures.length}, of which ${closeChecks} assert the early close itself):`);
+  for (const test of c.newFailures) {
+    const tag = test.timedOut ? `HANG: timed out after ${Math.round(test.duration)} ms` : test.assertsEarlyClose ? 'asserts the early close' : 'REGRESSION';
+    lines.push(`  - [${tag}] ${test.key}`);
+    if (test.site) lines.push(`      line ${test.site.line}: ${test.site.source}`);
+    for (const line of assertionOf(test.failure).split('\n').slice(0, 8)) lines.push(`      ${line}`);
+  }
+  if (c.flaky?.length) lines.push(`new failures that passed when their files ran again (flaky, not counted): ${c.flaky.map((t) => t.key).join('; ')}`);
+  if (c.fixedFailures.length) lines.push(`failing before, passing after (${c.fixedFailures.length}): ${c.fixedFailures.map((t) => t.key).join('; ')}`);
+  if (c.missing.length) lines.push(`ran before, not after (${c.missing.length}): ${c.missing.slice(0, 10).join('; ')}`);
+  lines.push(`baseline failures still failing: ${c.stillFailing.length}`);
+  lines.push('probe before the fix:');
+  lines.push(...probeLines(r.before.probe));
+  lines.push('probe after the fix:');
+  lines.push(...probeLines(r.after.probe));
+  lines.push('');
+  lines.push('rewrite (git diff):');
+  lines.push('```diff');
+  lines.push(r.diff.trimEnd() || '(no change)');
+  lines.push('```');
+  return lines.join('\n');
+}

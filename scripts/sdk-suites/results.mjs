@@ -1,0 +1,135 @@
+// Reads what a suite run left behind (vitest's JSON report, tsc's output) into plain records, and
+// compares a run after the fix with the baseline before it.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const TIMEOUT = /(Test|Hook) timed out in \d+ ?ms/;
+
+/**
+ * Whether a failed test hit its timeout. vitest 4's JSON report may carry only `STACK_TRACE_ERROR`
+ * for a timeout, so a failure that lasted the whole timeout counts too.
+ * @param {string} failure @param {number} duration @param {number} testTimeoutMs
+ */
+function timedOut(failure, duration, testTimeoutMs) {
+  return TIMEOUT.test(failure) || (testTimeoutMs > 0 && duration >= testTimeoutMs * 0.99);
+}
+
+/**
+ * @typedef {{ key: string, status: string, duration: number, failure: string, timedOut: boolean }} TestRecord
+ * @typedef {{ ran: boolean, killed: boolean, ms: number, counts: Record<string, number>, tests: TestRecord[] }} SuiteRun
+ */
+
+/**
+ * @param {string} reportFile vitest's --reporter=json output
+ * @param {string} root the checkout (test file paths are reported relative to it)
+ * @param {{ killed: boolean, ms: number, testTimeoutMs?: number }} process
+ * @returns {SuiteRun}
+ */
+export function readVitestReport(reportFile, root, { killed, ms, testTimeoutMs = 0 }) {
+  if (!existsSync(reportFile)) return { ran: false, killed, ms, counts: {}, tests: [] };
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  /** @type {TestRecord[]} */
+  const tests = [];
+  for (const file of report.testResults ?? []) {
+    const relative = path.relative(root, file.name).split(path.sep).join('/');
+    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
+      const failure = String(file.message ?? '');
+      tests.push({ key: `${relative} (the file did not run)`, status: 'failed', duration: 0, failure, timedOut: timedOut(failure, 0, 0) });
+    }
+    for (const test of file.assertionResults ?? []) {
+      const failure = (test.failureMessages ?? []).join('\n');
+      const duration = test.duration ?? 0;
+      tests.push({
+        key: `${relative} > ${test.fullName}`,
+        status: test.status,
+        duration,
+        failure,
+        timedOut: test.status === 'failed' && timedOut(failure, duration, testTimeoutMs),
+      });
+    }
+  }
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const test of tests) counts[test.status] = (counts[test.status] ?? 0) + 1;
+  return { ran: true, killed, ms, counts, tests };
+}
+
+/**
+ * @param {SuiteRun} before
+ * @param {SuiteRun} after
+ */
+export function compareSuites(before, after) {
+  const beforeByKey = new Map(before.tests.map((test) => [test.key, test]));
+  const afterKeys = new Set(after.tests.map((test) => test.key));
+  const failed = (test) => test?.status === 'failed';
+  return {
+    newFailures: after.tests.filter((test) => failed(test) && !failed(beforeByKey.get(test.key))),
+    fixedFailures: before.tests.filter((test) => failed(test) && afterKeys.has(test.key) && !failed(after.tests.find((t) => t.key === test.key))),
+    stillFailing: after.tests.filter((test) => failed(test) && failed(beforeByKey.get(test.key))),
+    missing: before.tests.filter((test) => !afterKeys.has(test.key)).map((test) => test.key),
+    timedOut: after.tests.filter((test) => test.timedOut),
+  };
+}
+
+/**
+ * tsc's `file(line,col): error TSnnnn: message` lines.
+ * @param {string} output
+ * @returns {{ file: string, line: number, column: number, code: string, message: string }[]}
+ */
+export function parseTscDiagnostics(output) {
+  const out = [];
+  for (const line of output.split('\n')) {
+    const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line.trim());
+    if (match) out.push({ file: match[1], line: Number(match[2]), column: Number(match[3]), code: match[4], message: match[5] });
+  }
+  return out;
+}
+
+/** Diagnostics after the fix that the baseline did not have (compared without positions: a rewrite moves lines). */
+export function newDiagnostics(before, after) {
+  const key = (d) => `${d.file}\u0000${d.code}\u0000${d.message}`;
+  const seen = new Map();
+  for (const d of before) seen.set(key(d), (seen.get(key(d)) ?? 0) + 1);
+  const out = [];
+  for (const d of after) {
+    const left = seen.get(key(d)) ?? 0;
+    if (left > 0) seen.set(key(d), left - 1);
+    else out.push(d);
+  }
+  return out;
+}
+
+/** The first lines of a failure message: the assertion, without the stack. */
+export function assertionOf(failure) {
+  const lines = failure.split('\n');
+  const stackStart = lines.findIndex((line) => /^\s+at /.test(line));
+  return (stackStart === -1 ? lines : lines.slice(0, stackStart)).join('\n').trim().slice(0, 1200);
+}
+
+/**
+ * Where a failure's assertion sits in its test file (the first stack frame in that file), and
+ * that source line, read from the checkout.
+ * @param {TestRecord} test
+ * @param {string} testsRoot the directory test keys are relative to
+ * @returns {{ line: number, source: string } | null}
+ */
+export function assertionSite(test, testsRoot) {
+  const file = test.key.split(/ > | \(the file did not run\)/)[0];
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${escaped}:(\\d+):\\d+`).exec(test.failure);
+  if (!match) return null;
+  const line = Number(match[1]);
+  const full = path.join(testsRoot, file);
+  if (!existsSync(full)) return null;
+  const source = readFileSync(full, 'utf8').split('\n')[line - 1]?.trim() ?? '';
+  return { line, source };
+}
+
+/**
+ * A failing assertion that checks the early close itself: that a cancel/abort/destroy/close spy was
+ * called. Such tests change with the fix on purpose; a maintainer updates them.
+ * @param {string} source
+ */
+export function assertsEarlyClose(source) {
+  return /expect\(\s*[\w.]*(cancel|abort|destroy|close)\w*\s*\)\s*\.(not\.)?toHaveBeenCalled/i.test(source);
+}

@@ -1,0 +1,254 @@
+// The parts of scripts/sdk-suites.mjs that decide what the report says: reading vitest's JSON report
+// and tsc's output, comparing before/after, bounding a hung command, and the probe's real server.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  assertionOf,
+  assertionSite,
+  assertsEarlyClose,
+  compareSuites,
+  newDiagnostics,
+  parseTscDiagnostics,
+  readVitestReport,
+} from '../../scripts/sdk-suites/results.mjs';
+import { run } from '../../scripts/sdk-suites/run.mjs';
+import { formatSdkReport } from '../../scripts/sdk-suites/report.mjs';
+import { startProbeServer } from '../../scripts/sdk-suites/probe-server.mjs';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function vitestReport(root: string, tests: { title: string; status: string; failure?: string; duration?: number }[], fileFailure?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-suites-'));
+  dirs.push(dir);
+  const file = join(dir, 'report.json');
+  const testResults = [
+    {
+      name: join(root, 'tests/streaming.test.ts'),
+      status: tests.some((t) => t.status === 'failed') ? 'failed' : 'passed',
+      message: '',
+      assertionResults: tests.map((t) => ({
+        fullName: `Stream ${t.title}`,
+        title: t.title,
+        status: t.status,
+        duration: t.duration ?? 3,
+        failureMessages: t.failure ? [t.failure] : [],
+      })),
+    },
+  ];
+  if (fileFailure) testResults.push({ name: join(root, 'tests/broken.test.ts'), status: 'failed', message: fileFailure, assertionResults: [] });
+  writeFileSync(file, JSON.stringify({ testResults }));
+  return file;
+}
+
+describe('results', () => {
+  it('reads tsc diagnostics and reports only those the baseline did not have, wherever they moved', () => {
+    const before = parseTscDiagnostics('src/a.ts(3,5): error TS2322: Type number is not assignable.\nFound 1 error.\n');
+    const after = parseTscDiagnostics(
+      'src/a.ts(9,5): error TS2322: Type number is not assignable.\nsrc/core/streaming.ts(120,11): error TS18048: \'reader\' is possibly \'undefined\'.\n',
+    );
+    expect(before).toEqual([{ file: 'src/a.ts', line: 3, column: 5, code: 'TS2322', message: 'Type number is not assignable.' }]);
+    expect(newDiagnostics(before, after)).toEqual([
+      { file: 'src/core/streaming.ts', line: 120, column: 11, code: 'TS18048', message: "'reader' is possibly 'undefined'." },
+    ]);
+  });
+
+  it('lists new failures with their assertion, timeouts as hangs, and files that did not run', () => {
+    const root = '/sdk';
+    const before = readVitestReport(
+      vitestReport(root, [
+        { title: 'decodes events', status: 'passed' },
+        { title: 'cancels at [DONE]', status: 'passed' },
+        { title: 'already broken on Node 20', status: 'failed', failure: 'TypeError: x is not a function\n    at foo (a.ts:1:1)' },
+      ]),
+      root,
+      { killed: false, ms: 10 },
+    );
+    const after = readVitestReport(
+      vitestReport(
+        root,
+        [
+          { title: 'decodes events', status: 'failed', failure: 'Error: Test timed out in 30000ms.\nIf this is a long-running test, pass a timeout value' },
+          { title: 'cancels at [DONE]', status: 'failed', failure: 'AssertionError: expected "cancel" to be called 1 times, but got 0 times\n    at t.ts:5:3' },
+          { title: 'already broken on Node 20', status: 'failed', failure: 'TypeError: x is not a function' },
+          { title: 'hangs with a bare message', status: 'failed', failure: 'Error: STACK_TRACE_ERROR\n    at task (runner.js:1:1)', duration: 30004.7 },
+          { title: 'slow but passing', status: 'passed', duration: 30001 },
+        ],
+        'Error: Cannot find module ./gone',
+      ),
+      root,
+      { killed: false, ms: 10, testTimeoutMs: 30000 },
+    );
+    expect(before.counts).toEqual({ passed: 2, failed: 1 });
+    expect(after.counts).toEqual({ failed: 5, passed: 1 });
+    const comparison = compareSuites(before, after);
+    expect(comparison.newFailures.map((t) => t.key)).toEqual([
+      'tests/streaming.test.ts > Stream decodes events',
+      'tests/streaming.test.ts > Stream cancels at [DONE]',
+      'tests/streaming.test.ts > Stream hangs with a bare message',
+      'tests/broken.test.ts (the file did not run)',
+    ]);
+    expect(comparison.timedOut.map((t) => t.key)).toEqual([
+      'tests/streaming.test.ts > Stream decodes events',
+      'tests/streaming.test.ts > Stream hangs with a bare message',
+    ]);
+    expect(comparison.stillFailing.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream already broken on Node 20']);
+    expect(assertionOf(comparison.newFailures[1].failure)).toBe('AssertionError: expected "cancel" to be called 1 times, but got 0 times');
+  });
+
+  it('a suite that left no report is one that did not run', () => {
+    expect(readVitestReport('/nonexistent/report.json', '/sdk', { killed: true, ms: 5 })).toEqual({ ran: false, killed: true, ms: 5, counts: {}, tests: [] });
+  });
+});
+
+describe('run', () => {
+  it('kills a command that outlives its bound and says so', async () => {
+    const result = await run(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { cwd: tmpdir(), timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.signal).toBe('SIGKILL');
+  });
+});
+
+describe('probe server', () => {
+  async function readAll(url: string, cancelAtDone: boolean) {
+    const response = await fetch(url, { method: 'POST', body: '{}' });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (cancelAtDone && text.includes('data: [DONE]')) {
+        await reader.cancel();
+        break;
+      }
+    }
+    return text;
+  }
+
+  it('streams chat-completion chunks and [DONE]; a client that reads to EOF reuses its connection', async () => {
+    const server = await startProbeServer({ events: 2 });
+    try {
+      const texts: string[] = [];
+      for (let i = 0; i < 5; i++) texts.push(await readAll(`${server.url}/v1/chat/completions`, false));
+      expect(texts[0]).toBe(
+        [
+          'data: {"id":"chatcmpl-probe","object":"chat.completion.chunk","created":1700000000,"model":"probe-model","choices":[{"index":0,"delta":{"role":"assistant","content":"event 0"},"finish_reason":null}]}',
+          'data: {"id":"chatcmpl-probe","object":"chat.completion.chunk","created":1700000000,"model":"probe-model","choices":[{"index":0,"delta":{"role":"assistant","content":"event 1"},"finish_reason":"stop"}]}',
+          'data: [DONE]',
+          ': end of stream',
+          '',
+        ].join('\n\n'),
+      );
+      // undici may open one spare connection (as in bench/RESULTS.md's hand-drained runs); an early
+      // close would open one per call.
+      expect(server.connections()).toBeLessThanOrEqual(2);
+      expect(server.log().map((r) => r.closedByClient)).toEqual([false, false, false, false, false]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('in hold mode records the close of a client that cancels at [DONE]; in reset mode the reader sees the reset', async () => {
+    const server = await startProbeServer({ events: 1, holdMs: 60_000 });
+    try {
+      server.setMode('hold');
+      await readAll(server.url, true);
+      await server.waitFor(() => server.log()[0]?.closedAt > 0);
+      const [held] = server.log();
+      expect(held).toMatchObject({ mode: 'hold', closedByClient: true, endedAt: 0 });
+      expect(held.closedAt).toBeGreaterThanOrEqual(held.terminalAt);
+
+      server.reset();
+      server.setMode('reset');
+      await expect(readAll(server.url, false)).rejects.toThrow();
+      expect(server.log()).toHaveLength(1);
+      expect(server.log()[0]).toMatchObject({ mode: 'reset', endedAt: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('assertion sites', () => {
+  it('finds the failing line in the test file and tells a check of the early close from other assertions', () => {
+    const root = mkdtempSync(join(tmpdir(), 'sdk-suites-'));
+    dirs.push(root);
+    mkdirSync(join(root, 'tests/lib'), { recursive: true });
+    writeFileSync(
+      join(root, 'tests/lib/streaming.test.ts'),
+      ["test('x', async () => {", '  await collect(stream);', '  expect(cancel).toHaveBeenCalledTimes(1);', '  expect(decoded).toEqual([16, 14]);', '});', ''].join('\n'),
+    );
+    const failure = (line: number) =>
+      `AssertionError: nope\n    at ${join(root, 'tests/lib/streaming.test.ts')}:${line}:5\n    at runner (vitest/dist/chunk.js:10:2)`;
+    const key = 'tests/lib/streaming.test.ts > x';
+    const cancelSite = assertionSite({ key, status: 'failed', duration: 1, failure: failure(3), timedOut: false }, root);
+    const decodeSite = assertionSite({ key, status: 'failed', duration: 1, failure: failure(4), timedOut: false }, root);
+    expect(cancelSite).toEqual({ line: 3, source: 'expect(cancel).toHaveBeenCalledTimes(1);' });
+    expect(decodeSite).toEqual({ line: 4, source: 'expect(decoded).toEqual([16, 14]);' });
+    expect(assertsEarlyClose(cancelSite!.source)).toBe(true);
+    expect(assertsEarlyClose(decodeSite!.source)).toBe(false);
+    expect(assertsEarlyClose('expect(body.cancel).toHaveBeenCalled();')).toBe(true);
+    expect(assertsEarlyClose('expect(controller.signal.aborted).toBe(false);')).toBe(false);
+    expect(assertionSite({ key, status: 'failed', duration: 1, failure: 'Error: STACK_TRACE_ERROR', timedOut: true }, root)).toBeNull();
+  });
+});
+
+describe('report', () => {
+  it('tags each new failure and prints the probe before and after', () => {
+    const suite = (tests: { key: string; status: string }[]) => ({
+      ran: true,
+      killed: false,
+      ms: 2000,
+      counts: { passed: tests.filter((t) => t.status === 'passed').length, failed: tests.filter((t) => t.status === 'failed').length },
+      tests: tests.map((t) => ({ ...t, duration: 1, failure: '', timedOut: false })),
+    });
+    const probe = (holdCallMs: number, serverSaw: string, connections: number) => ({
+      holdMs: 4000,
+      calls: 10,
+      hold: { call: { ms: holdCallMs, lastEventMs: 40, events: 3, sameEvents: true, error: null }, serverSaw },
+      end: { pauseMs: 0, connections, requests: 10, closedByClient: 0, callMs: [5, 6], sameEvents: true, errors: [] },
+      reset: { call: { ms: 7, lastEventMs: 7, events: 3, sameEvents: true, error: null }, requests: 1 },
+    });
+    const text = formatSdkReport({
+      name: 'sdk',
+      repo: 'owner/sdk',
+      commit: '0123456789abcdef',
+      drainguard: { dir: '/dg', commit: 'fedcba9876543210' },
+      typecheckCommand: 'tsc',
+      fix: { code: 0, summary: { fixed: 1 }, sites: [{ path: 'src/s.ts', line: 3, column: 5, status: 'fixed' }] },
+      diff: '',
+      newDiagnostics: [],
+      before: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'passed' }, { key: 'a > parses', status: 'passed' }]), probe: probe(46, 'closed by the client 30 ms after [DONE]', 11) },
+      after: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'failed' }, { key: 'a > parses', status: 'failed' }]), probe: { error: 'the probe did not finish within 100 ms (hang)' } },
+      comparison: {
+        newFailures: [
+          { key: 'a > cancels', status: 'failed', duration: 1, failure: 'AssertionError: expected "vi.fn()" to be called 1 times', timedOut: false, assertsEarlyClose: true, site: { line: 9, source: 'expect(cancel).toHaveBeenCalledTimes(1);' } },
+          { key: 'a > parses', status: 'failed', duration: 30001, failure: 'Error: STACK_TRACE_ERROR', timedOut: true, assertsEarlyClose: false, site: null },
+        ],
+        fixedFailures: [],
+        stillFailing: [],
+        missing: [],
+        timedOut: [{ key: 'a > parses' }],
+        flaky: [],
+      },
+    });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('## owner/sdk @ 0123456789ab (sdk)');
+    expect(lines).toContain('  src/s.ts:3:5 fixed');
+    expect(lines).toContain('tests after:  2 failed (2 tests, 2 s)');
+    expect(lines).toContain('hang: YES (1 timed out)');
+    expect(lines).toContain('new failures (2, of which 1 assert the early close itself):');
+    expect(lines).toContain('  - [asserts the early close] a > cancels');
+    expect(lines).toContain('      line 9: expect(cancel).toHaveBeenCalledTimes(1);');
+    expect(lines).toContain('  - [HANG: timed out after 30001 ms] a > parses');
+    expect(lines).toContain('  body held open 4000 ms after [DONE]: 3 events, last at 40 ms, call ended at 46 ms; server: closed by the client 30 ms after [DONE]');
+    expect(lines).toContain('  body ended 5 ms after [DONE], 10 calls back to back: 11 connections for 10 requests, 0 closed by the client before the end; call ms 5 6');
+    expect(lines).toContain('  probe failed: the probe did not finish within 100 ms (hang)');
+  });
+});
