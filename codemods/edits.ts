@@ -1,4 +1,4 @@
-import type { SourceCode } from 'eslint';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { walk, type Node } from '../rules/analysis/ast.js';
 import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
 import { detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
@@ -72,7 +72,7 @@ export class EditBuilder {
     const name = this.freshLocal(loop as Node, 'events');
     const helper = this.helper('loop');
     const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
-    const declaration = `const ${name} = ${helper}(${this.sourceCode.getText(loop.right as never)}, ${this.budget}${stop})${s}`;
+    const declaration = `const ${name} = ${helper}(${this.sourceCode.getText(loop.right)}, ${this.budget}${stop})${s}`;
     this.changes.push({ start: holderStart, end: holderStart, text: `${declaration}${layout.eol}${indent}` });
     const [rightStart, rightEnd] = range(loop.right as Node);
     this.changes.push({ start: rightStart, end: rightEnd, text: name });
@@ -91,7 +91,7 @@ export class EditBuilder {
       if (isStatementListItem(change.statement)) {
         this.changes.push({ start, end: start, text: `${handOff}${layout.eol}${at}` });
       } else {
-        this.braced(change.statement, [handOff, this.sourceCode.getText(change.statement as never)]);
+        this.braced(change.statement, [handOff, this.sourceCode.getText(change.statement)]);
       }
     }
   }
@@ -134,7 +134,7 @@ export class EditBuilder {
   /** Names a new local of `fn` could clash with: identifiers it uses (not property names) and variables in scope there. */
   private namesUsedIn(fn: Node | null): Set<string> {
     const names = new Set<string>();
-    const root = fn ?? (this.sourceCode.ast as unknown as Node);
+    const root = fn ?? this.sourceCode.ast;
     walk(root, this.sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
       if (node.type !== 'Identifier') return;
       const parent = node.parent;
@@ -142,7 +142,7 @@ export class EditBuilder {
       if (parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return;
       names.add(node.name);
     });
-    for (let scope = this.sourceCode.getScope(root as never) as { variables: Array<{ name: string }>; upper: unknown } | null; scope; scope = scope.upper as typeof scope) {
+    for (let scope: { variables: Array<{ name: string }>; upper: unknown } | null = this.sourceCode.getScope(root); scope; scope = scope.upper as typeof scope) {
       for (const variable of scope.variables) names.add(variable.name);
     }
     return names;

@@ -514,7 +514,7 @@ function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[]
       if (name && words(name).includes('decode')) return true;
     }
     for (const key of visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
+      const child: unknown = Reflect.get(node, key);
       if (Array.isArray(child)) {
         for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
       } else if (child && typeof child === 'object' && 'type' in child) {

@@ -9,6 +9,7 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
+import { asESLintRule } from '../../rules/eslint-rule.js';
 
 const docsPath = fileURLToPath(new URL('../../docs/rules/no-early-stream-close.md', import.meta.url));
 
@@ -58,7 +59,7 @@ export function lintExample(block: ExampleBlock): Linter.LintMessage[] {
     [
       {
         files: ['**/*.ts', '**/*.js'],
-        plugins: { drainguard: { rules: { 'no-early-stream-close': rule } } },
+        plugins: { drainguard: { rules: { 'no-early-stream-close': asESLintRule(rule) } } },
         rules: { 'drainguard/no-early-stream-close': block.options ? ['error', block.options] : 'error' },
         languageOptions: block.language === 'ts' ? { parser: tsParser, sourceType: 'module' } : { ecmaVersion: 'latest', sourceType: 'module' },
       },

@@ -12,6 +12,7 @@ import { Linter } from 'eslint';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
+import { asESLintRule } from '../../rules/eslint-rule.js';
 
 interface Context {
   loop: boolean;
@@ -157,7 +158,7 @@ const options = fc.record(
   { requiredKeys: [] },
 );
 
-const plugin = { rules: { 'no-early-stream-close': rule } };
+const plugin = { rules: { 'no-early-stream-close': asESLintRule(rule) } };
 
 function lint(code: string, language: 'js' | 'ts', ruleOptions: Record<string, unknown>): Linter.LintMessage[] {
   return new Linter().verify(
