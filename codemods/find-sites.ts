@@ -1,7 +1,7 @@
 import { Linter } from 'eslint';
 import type { TSESLint } from '@typescript-eslint/utils';
 import rule, { ANALYSIS, jumpAfterClose, type MessageIds, type Options } from '../rules/no-early-stream-close.js';
-import { asESLintRule, asTypedSourceCode } from '../rules/eslint-rule.js';
+import { asESLintRule, asTypedSourceCode } from '../rules/eslint-types.js';
 import type { Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
 import { basename } from 'node:path';

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Linter } from 'eslint';
+import type { ParserOptions } from '@typescript-eslint/parser';
+import { asESLintParseResult } from '../rules/eslint-types.js';
 
 type TypeScriptParserModule = typeof import('@typescript-eslint/parser');
 let loadedTypeScriptParser: TypeScriptParserModule | undefined;
@@ -11,9 +13,9 @@ let loadedTypeScriptParser: TypeScriptParserModule | undefined;
  */
 export const typeScriptParser: Linter.Parser = {
   meta: { name: '@typescript-eslint/parser (loaded on first use)' },
-  parseForESLint(text: string, options?: unknown) {
+  parseForESLint(text: string, options?: ParserOptions) {
     loadedTypeScriptParser ??= createRequire(import.meta.url)('@typescript-eslint/parser') as TypeScriptParserModule;
-    return loadedTypeScriptParser.parseForESLint(text, options as never) as unknown as Linter.ESLintParseResult;
+    return asESLintParseResult(loadedTypeScriptParser.parseForESLint(text, options));
   },
 };
 

@@ -1,6 +1,6 @@
 import type { ESLint, Linter, Rule } from 'eslint';
 import packageJson from '../package.json' with { type: 'json' };
-import { asESLintRule } from './eslint-rule.js';
+import { asESLintRule } from './eslint-types.js';
 import noEarlyStreamClose from './no-early-stream-close.js';
 
 export { closeCandidatePattern, DEFAULT_CLOSE_METHODS } from './analysis/prefilter.js';

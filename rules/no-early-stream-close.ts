@@ -1,4 +1,5 @@
-import { ESLintUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { RuleCreator } from '@typescript-eslint/utils/eslint-utils';
 import { asyncLoopIterable, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
@@ -29,7 +30,7 @@ const docsUrl = (name: string): string => `https://github.com/drainguard/draingu
 export const DOCS_URL = docsUrl('no-early-stream-close');
 
 /** `docs.recommended` is ESLint's flag (the rule is in `drainguard.configs.recommended`). */
-const createRule = ESLintUtils.RuleCreator<{ recommended: boolean }>(docsUrl);
+const createRule = RuleCreator<{ recommended: boolean }>(docsUrl);
 
 interface Site {
   node: Node;

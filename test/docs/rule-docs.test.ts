@@ -9,7 +9,7 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
-import { asESLintRule } from '../../rules/eslint-rule.js';
+import { asESLintRule } from '../../rules/eslint-types.js';
 
 const docsPath = fileURLToPath(new URL('../../docs/rules/no-early-stream-close.md', import.meta.url));
 

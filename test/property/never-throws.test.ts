@@ -12,7 +12,7 @@ import { Linter } from 'eslint';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
-import { asESLintRule } from '../../rules/eslint-rule.js';
+import { asESLintRule } from '../../rules/eslint-types.js';
 
 interface Context {
   loop: boolean;

@@ -4,7 +4,7 @@ import { RuleTester } from '@typescript-eslint/rule-tester';
 import { Linter, RuleTester as EslintRuleTester } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
-import { asESLintRule } from '../../rules/eslint-rule.js';
+import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
 import { withSuggestions } from './suggestions.js';
