@@ -52,7 +52,7 @@ function isExemptFunction(fn: Node): boolean {
   if (name === 'catch') return true;
   if (name === 'then') return parent.arguments[1] === fn;
   if (LISTENER_METHODS.has(name)) {
-    const event = unwrap(parent.arguments[0] as Node | undefined);
+    const event = unwrap(parent.arguments[0]);
     return event?.type === 'Literal' && typeof event.value === 'string' && EXEMPT_EVENTS.has(event.value);
   }
   return false;
