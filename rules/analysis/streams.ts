@@ -148,7 +148,7 @@ export class StreamResolver {
     const variable = this.resolve(node);
     const def = variable?.defs[0];
     if (!def || def.type !== 'Parameter') return null;
-    const fn = def.node as Node;
+    const fn: Node = def.node;
     const holder = fn.parent?.type === 'Property' ? fn.parent : null;
     const object = holder?.parent;
     const construct = object?.parent;
@@ -160,7 +160,7 @@ export class StreamResolver {
 
   private pipedFrom(transform: Node): Family | null {
     const parent = transform.parent;
-    if (parent?.type === 'CallExpression' && parent.arguments.includes(transform as TSESTree.CallExpressionArgument)) {
+    if (parent?.type === 'CallExpression' && parent.arguments.some((argument) => argument === transform)) {
       const callee = unwrap(parent.callee);
       if (callee?.type === 'MemberExpression' && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
     }
@@ -353,7 +353,7 @@ export class StreamResolver {
           continue;
         case 'CallExpression':
         case 'NewExpression':
-          if (!parent.arguments.includes(node as TSESTree.CallExpressionArgument)) return null;
+          if (!parent.arguments.some((argument) => argument === node)) return null;
           if (parent.type === 'CallExpression' && this.isRequestCall(parent)) return parent;
           continue;
         case 'VariableDeclarator': {
@@ -426,7 +426,7 @@ export class StreamResolver {
         if (family) return family;
       }
       if (def.type === 'Parameter') {
-        const fn = def.node as Node;
+        const fn: Node = def.node;
         if (!('params' in fn) || fn.params[0] !== def.name) continue;
         const family = this.readCallbackFamily(fn);
         if (family) return family;
