@@ -15,6 +15,7 @@ export interface FixArgs {
   ruleOptions: { terminalPatterns?: string[]; closeMethods?: string[] };
   force: boolean;
   help: boolean;
+  version: boolean;
 }
 
 export type ParsedFixArgs = { ok: true; args: FixArgs } | { ok: false; error: string };
@@ -39,6 +40,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
         'close-method': { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -73,6 +75,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       ruleOptions,
       force: values.force,
       help: values.help,
+      version: values.version,
     },
   };
 }

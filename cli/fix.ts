@@ -1,17 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { isTypeScriptPath } from '../codemods/language.js';
+import { isTypeScriptPath } from '../rules/parser-options.js';
 import { rewrite } from '../codemods/rewrite.js';
 import { collectFilesOrReport } from './files.js';
 import { mayReport } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
+import { diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { dirtyWorkTrees } from './git-clean.js';
 import { isPythonPath, mayReportPython, rewritePython } from './python-files.js';
 import { FIX_USAGE } from './usage.js';
+import { VERSION } from './version.js';
+
+const CLEAR_LINE = '\r\u001b[2K';
 
 /** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal. */
 export async function runFix(argv: readonly string[]): Promise<number> {
@@ -23,6 +27,10 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   const { args } = parsed;
   if (args.help) {
     process.stdout.write(FIX_USAGE);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`${VERSION}\n`);
     return 0;
   }
 
@@ -47,6 +55,11 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   process.on('SIGINT', onSigint);
   const progress = process.stderr.isTTY && !args.json;
   const verifier = args.verify === 'off' ? undefined : new RewriteVerifier();
+  const diffAt = args.print ? await diffRoot(cwd, files) : undefined;
+  if (diffAt && !diffAt.isCwd && !args.json) {
+    process.stderr.write(`drainguard fix: the diff paths are relative to ${diffAt.root} (not every file is under this directory): apply the diff there.\n`);
+  }
+  const patchRoot = diffAt?.root;
   const reports: FileReport[] = [];
   const color = stdoutSupportsColor();
   let scanned = 0;
@@ -54,15 +67,19 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     for (const file of files) {
       if (interrupted) break;
       scanned++;
-      if (progress) process.stderr.write(`\r\u001b[2K[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
-      const report = await fixFile(file, args, verifier);
+      if (progress) process.stderr.write(`${CLEAR_LINE}[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
+      const report = await fixFile(file, args, verifier, patchRoot);
       if (!report) continue;
       reports.push(report);
-      if (args.print && report.diff && !args.json) process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
+      if (report.diff && !args.json) {
+        // Both go to the terminal: erase the progress line first, or the diff's first line is drawn over it.
+        if (progress) process.stderr.write(CLEAR_LINE);
+        process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
+      }
     }
   } finally {
     process.off('SIGINT', onSigint);
-    if (progress) process.stderr.write('\r\u001b[2K');
+    if (progress) process.stderr.write(CLEAR_LINE);
   }
 
   const summary = summarize(reports, scanned);
@@ -70,7 +87,8 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     const shown = reports.map((report) => (args.print ? report : { ...report, diff: undefined }));
     process.stdout.write(`${JSON.stringify({ files: shown, summary }, null, 2)}\n`);
   } else {
-    process.stdout.write(humanReport(reports, summary, cwd, args.dry));
+    // With --print, stdout is the patch alone (`fix --dry --print > p.diff && git apply p.diff`).
+    (args.print ? process.stderr : process.stdout).write(humanReport(reports, summary, cwd, args.dry));
   }
   if (interrupted) {
     process.stderr.write(`drainguard fix: interrupted after ${scanned} of ${files.length} files; every file is either unchanged or fully rewritten.\n`);
@@ -81,8 +99,9 @@ export async function runFix(argv: readonly string[]): Promise<number> {
 
 async function fixFile(
   file: string,
-  args: { dry: boolean; print: boolean; drainTimeoutMs: number; verify: 'auto' | 'on' | 'off'; types: boolean; ruleOptions: FixArgs['ruleOptions'] },
+  args: { dry: boolean; drainTimeoutMs: number; verify: 'auto' | 'on' | 'off'; types: boolean; ruleOptions: FixArgs['ruleOptions'] },
   verifier: RewriteVerifier | undefined,
+  patchRoot: string | undefined,
 ): Promise<FileReport | null> {
   let source: string;
   try {
@@ -109,7 +128,7 @@ async function fixFile(
       return report;
     }
   }
-  if (args.print) report.diff = unifiedDiff(path.relative(process.cwd(), file), source, result.output);
+  if (patchRoot !== undefined) report.diff = unifiedDiff(diffPath(patchRoot, file), source, result.output);
   if (!args.dry) {
     try {
       await writeFileAtomic(file, result.output, { encoding: 'utf8' });

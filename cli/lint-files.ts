@@ -1,44 +1,145 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
 import { mayReport } from './for-await-check.js';
-import { isPythonPath, lintPythonFile } from './python-files.js';
+import { OxlintEngine, type OxlintRun, type SourceFile } from './oxlint-engine.js';
+import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js';
 import { cleanResult, unreadableResult } from './results.js';
 import { TextLinter } from './text-linter.js';
 
 export interface LintFilesOptions {
   /** The user's working directory. */
   cwd: string;
-  /** Type-aware linting (`--types`). */
+  /** Type-aware linting (`--types`): always through ESLint (oxlint gives JS plugins no type information). */
   types?: boolean;
   /**
    * Skip parsing files whose text cannot contain a close (default true). Turning it off
    * (`DRAINGUARD_NO_PREFILTER=1` in the CLI) is a debugging aid: the results must not change.
    */
   prefilter?: boolean;
+  /**
+   * `oxlint`: run the rule through oxlint's JS plugin host, and through ESLint for the files oxlint
+   * leaves (see OxlintEngine); `eslint`: ESLint only; `auto` (default): oxlint when it is installed
+   * and the files to parse are big enough to repay starting it. The reports are the same.
+   */
+  engine?: Engine;
+  /**
+   * Results exactly as ESLint gives them, suggestions included (`--format json`): oxlint reports
+   * no suggestions, so a file it reports on is linted again by ESLint. Without it (stylish, SARIF,
+   * which show no suggestions) oxlint's messages are used as they are.
+   */
+  suggestions?: boolean;
+}
+
+export type Engine = 'auto' | 'eslint' | 'oxlint';
+export const ENGINES: readonly Engine[] = ['auto', 'eslint', 'oxlint'];
+
+/**
+ * Below this much text to parse, ESLint in this process finishes before an oxlint process has
+ * started (about 0.1 s of CPU, more wall time on a busy machine): a pre-commit hook on a few files.
+ */
+const OXLINT_MIN_BYTES = 256 * 1024;
+
+export interface LintedFiles {
+  /** One result per file, in the order given. */
+  results: ESLint.LintResult[];
+  /** How many files were parsed (the others were ruled out by the pre-filter or could not be read). */
+  parsed: number;
 }
 
 /**
  * Lints files (absolute paths): reads each once, skips the parse of files the pre-filter rules
- * out (they get a clean result), lints the others from the text read. One result per file, in
- * the order given.
+ * out (they get a clean result), lints the others from the text read. With oxlint, the files it
+ * can take are handed to it as they are found (it parses them on the other cores meanwhile), and
+ * ESLint lints the others here; a file oxlint leaves (it does not parse there) is linted by ESLint.
  */
-export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<ESLint.LintResult[]> {
+export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<LintedFiles> {
   const prefilter = options.prefilter ?? true;
-  const linter = new TextLinter({ cwd: options.cwd, types: options.types });
+  const engine = options.types ? 'eslint' : (options.engine ?? 'auto');
+  const results = new Map<string, ESLint.LintResult>();
+  let linter: TextLinter | undefined;
+  const eslintResults: ESLint.LintResult[] = [];
+  const lintWithESLint = async ({ filePath, text }: SourceFile): Promise<void> => {
+    linter ??= new TextLinter({ cwd: options.cwd, types: options.types });
+    eslintResults.push(await linter.lint(text, filePath));
+  };
+
+  // Files oxlint could take, held until there is enough text to repay starting it (engine auto).
+  const held: SourceFile[] = [];
+  let heldBytes = 0;
+  let oxlint: OxlintRun | null = null;
+  let oxlintMissing = false;
+  const handed: SourceFile[] = [];
+  // Files for ESLint, linted after the loop: oxlint's last batch then starts as early as it can.
+  const forESLint: SourceFile[] = [];
+  let parsed = 0;
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
-  const results: ESLint.LintResult[] = [];
-  for (const filePath of files) {
+  for (const filePath of engine === 'eslint' ? files : biggestFirst(files)) {
     let text: string;
     try {
       text = readFileSync(filePath, 'utf8');
     } catch (error) {
-      results.push(unreadableResult(filePath, error));
+      results.set(filePath, unreadableResult(filePath, error));
       continue;
     }
-    if (isPythonPath(filePath)) results.push(await lintPythonFile(text, filePath, prefilter));
-    else if (prefilter && !mayReport(text, filePath)) results.push(cleanResult(filePath));
-    else results.push(await linter.lint(text, filePath));
+    if (isPythonPath(filePath)) {
+      // Python files have their own front end (rules/python), in process.
+      if (!prefilter || mayReportPython(text)) parsed++;
+      results.set(filePath, await lintPythonFile(text, filePath, prefilter));
+      continue;
+    }
+    if (prefilter && !mayReport(text, filePath)) {
+      results.set(filePath, cleanResult(filePath));
+      continue;
+    }
+    parsed++;
+    const file = { filePath, text };
+    if (engine === 'eslint' || !OxlintEngine.accepts(text)) {
+      forESLint.push(file);
+    } else if (oxlint) {
+      oxlint.add(file);
+      handed.push(file);
+    } else {
+      held.push(file);
+      heldBytes += text.length;
+      if (!oxlintMissing && (engine === 'oxlint' || heldBytes >= OXLINT_MIN_BYTES)) {
+        oxlint = OxlintEngine.find()?.start(options.cwd) ?? null;
+        oxlintMissing = oxlint === null;
+        for (const waiting of oxlint ? held.splice(0) : []) {
+          oxlint!.add(waiting);
+          handed.push(waiting);
+        }
+      }
+    }
   }
-  return linter.finish(results);
+
+  const oxlintDone = oxlint?.finish();
+  for (const file of [...forESLint, ...held]) await lintWithESLint(file);
+  if (oxlint) {
+    const fromOxlint = await oxlintDone!;
+    for (const file of handed) {
+      const result = fromOxlint.get(file.filePath);
+      // A file oxlint left (it does not parse there), or one it reports on when suggestions are asked for: ESLint.
+      if (result && !(options.suggestions && result.messages.length > 0)) results.set(file.filePath, result);
+      else await lintWithESLint(file);
+    }
+  }
+  if (linter) for (const result of await linter.finish(eslintResults)) results.set(result.filePath, result);
+  return { results: files.map((filePath) => results.get(filePath)!), parsed };
+}
+
+/**
+ * With oxlint, the biggest files are read first: one large bundle can take oxlint seconds, which
+ * then overlap with reading and testing the many small files instead of coming after them.
+ */
+function biggestFirst(files: readonly string[]): string[] {
+  const sizes = new Map<string, number>();
+  for (const file of files) {
+    try {
+      sizes.set(file, statSync(file).size);
+    } catch {
+      sizes.set(file, 0);
+    }
+  }
+  return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
 }

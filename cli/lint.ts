@@ -1,7 +1,9 @@
 import { collectFilesOrReport } from './files.js';
 import { formatResults, stdoutSupportsColor } from './format.js';
 import { parseLintArgs } from './lint-args.js';
-import { lintFiles } from './lint-files.js';
+import { ENGINES, lintFiles, type Engine } from './lint-files.js';
+import { lintSummary } from './lint-summary.js';
+import { OxlintEngine } from './oxlint-engine.js';
 import { hasProblems } from './results.js';
 import { LINT_USAGE } from './usage.js';
 import { VERSION } from './version.js';
@@ -23,12 +25,30 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     return 0;
   }
 
+  const engine = (process.env.DRAINGUARD_ENGINE || 'auto') as Engine;
+  if (!ENGINES.includes(engine)) {
+    process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE must be one of ${ENGINES.join(', ')}, got '${engine}'.\n`);
+    return 2;
+  }
+  if (engine === 'oxlint' && !OxlintEngine.find()) {
+    process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE=oxlint, but the oxlint package is not installed next to drainguard.\n`);
+    return 2;
+  }
+
   const cwd = process.cwd();
   const files = await collectFilesOrReport('lint', args.paths, cwd);
   if (!files) return 2;
 
-  const results = await lintFiles(files, { cwd, types: args.types, prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1' });
+  const { results, parsed: parsedCount } = await lintFiles(files, {
+    cwd,
+    types: args.types,
+    prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1',
+    engine,
+    suggestions: args.format === 'json',
+  });
   const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
   if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format.
+  if (args.format === 'stylish') process.stderr.write(lintSummary({ found: files.length, parsed: parsedCount }, results));
   return hasProblems(results) ? 1 : 0;
 }

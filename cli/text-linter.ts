@@ -1,5 +1,5 @@
 import type { ESLint } from 'eslint';
-import { mayBeScript } from '../codemods/language.js';
+import { mayBeScript } from '../rules/parser-options.js';
 import { createDefaultProgram } from './default-program.js';
 import { createESLint, type ESLintSetupOptions } from './eslint-setup.js';
 import { crashResult, isFatal, keepOwnMessages } from './results.js';
@@ -38,7 +38,7 @@ export class TextLinter {
   private async lintWith(eslint: ESLint, text: string, filePath: string): Promise<ESLint.LintResult> {
     try {
       const [result] = await eslint.lintText(text, { filePath, warnIgnored: true });
-      return keepOwnMessages(result!);
+      return keepOwnMessages(result);
     } catch (error) {
       return crashResult(filePath, error);
     }

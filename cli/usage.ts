@@ -34,10 +34,14 @@ Exit codes: 0 no problems, 1 problems or files that do not parse,
             2 usage error or a path that does not exist.
 Files whose text cannot contain a close (no close method name, no for await)
 are not parsed: they are reported clean, even if they have syntax errors.
+A stylish run ends with a summary on stderr: files found, files parsed, early
+closes (and files that do not parse).
 
 Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
 file (debugging aid: the rule reports the same, only slower; syntax errors of
-files without a close become visible).
+files without a close become visible). DRAINGUARD_ENGINE=eslint|oxlint runs
+the rule through that engine only (default auto: oxlint for 256 KB or more of
+text to parse; the output is the same).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
@@ -71,6 +75,12 @@ Options:
   --force                rewrite even when the git work tree has uncommitted
                          changes (fix refuses by default)
   -h, --help             show this help
+  --version              print the version
+
+With --print, stdout holds only the diffs (paths relative to the git work
+tree's top level, else to the common directory of the files), so
+'drainguard fix --dry --print > p.diff && git apply p.diff' works; the site
+report goes to stderr.
 
 Writes are atomic (temporary file + rename): an interrupted run leaves every
 file either unchanged or fully rewritten.

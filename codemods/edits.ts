@@ -72,8 +72,20 @@ export class EditBuilder {
     const name = this.freshLocal(loop as Node, 'events');
     const helper = this.helper('loop');
     const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
-    const declaration = `const ${name} = ${helper}(${this.sourceCode.getText(loop.right)}, ${this.budget}${stop})${s}`;
-    this.changes.push({ start: holderStart, end: holderStart, text: `${declaration}${layout.eol}${indent}` });
+    let source = this.sourceCode.getText(loop.right);
+    let declarations = '';
+    let bodyReader = '';
+    if (plan.tap) {
+      // The parser reads a stand-in; the helper keeps the reader of the real body for the drain.
+      const tapped = this.freshLocal(loop as Node, 'tapped');
+      const [tapStart, tapEnd] = range(plan.tap);
+      const rightStart = range(loop.right as Node)[0];
+      source = `${source.slice(0, tapStart - rightStart)}${tapped}.standIn${source.slice(tapEnd - rightStart)}`;
+      declarations = `const ${tapped} = ${this.helper('tap')}(${this.sourceCode.getText(plan.tap)})${s}${layout.eol}${indent}`;
+      bodyReader = `${plan.stop === null ? ', undefined' : ''}, ${tapped}.reader`;
+    }
+    const declaration = `const ${name} = ${helper}(${source}, ${this.budget}${stop}${bodyReader})${s}`;
+    this.changes.push({ start: holderStart, end: holderStart, text: `${declarations}${declaration}${layout.eol}${indent}` });
     const [rightStart, rightEnd] = range(loop.right as Node);
     this.changes.push({ start: rightStart, end: rightEnd, text: name });
 
@@ -111,7 +123,7 @@ export class EditBuilder {
   edits(): Edit[] {
     if (this.changes.length === 0) return [];
     const appended = [...this.helperNames]
-      .filter(([, name]) => !declaresHelper(this.text, name))
+      .filter(([kind, name]) => !declaresHelper(this.text, name, kind))
       .map(([kind, name]) => helperText(kind, name, this.layout));
     if (appended.length === 0) return [...this.changes];
     const eol = this.layout.eol;
@@ -126,7 +138,7 @@ export class EditBuilder {
     if (name) return name;
     const base = HELPER_BASE_NAMES[kind];
     name = base;
-    for (let suffix = 2; !declaresHelper(this.text, name) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
+    for (let suffix = 2; !declaresHelper(this.text, name, kind) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
     this.helperNames.set(kind, name);
     return name;
   }

@@ -5,6 +5,7 @@ import { StreamResolver, type Family } from '../rules/analysis/streams.js';
 import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-close.js';
 import type { FoundSite } from './find-sites.js';
 import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
+import { webBodyKind } from './web-body.js';
 
 /**
  * A close of a reader in hand: the close statement becomes a drain of that reader (its own `cancel()` ends the drain when
@@ -37,6 +38,12 @@ export interface LoopPlan {
   changes: LoopChange[];
   /** What ends the background drain when the budget runs out: an AbortController (text), a close (arrow body text), or null = the wrapper holds the stream's reader / destroys a Node stream. */
   stop: { controller: string } | { close: string } | null;
+  /**
+   * The loop runs over a parser built on a fetch Response or its body (`iterSSE(response, controller)`): the parser is
+   * handed a stand-in fed through a reader of the real body held by the helper, so that the drain discards raw bytes
+   * instead of running the parser over the tail. null when the call takes no provable fetch Response or body.
+   */
+  tap: Node | null;
 }
 
 export interface ManualPlan {
@@ -71,7 +78,7 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
   const loopPlanFor = (loop: TSESTree.ForOfStatement): LoopPlan => {
     let plan = loopPlans.get(loop);
     if (!plan) {
-      plan = { kind: 'loop', loop, changes: [], stop: null };
+      plan = { kind: 'loop', loop, changes: [], stop: null, tap: null };
       loopPlans.set(loop, plan);
       plans.push(plan);
     }
@@ -164,9 +171,11 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
     const family = streams.asyncLoopFamily(plan.loop);
     const controller = family ? findRequestController(plan.loop, family, streams, sourceCode) : null;
     const close = explicitCloses.get(plan);
+    plan.tap = tappableArgument(plan.loop, sourceCode);
     if (controller) plan.stop = { controller };
     else if (close) plan.stop = { close };
-    else if (!iteratesStreamItself(plan.loop)) {
+    // Without either, the reader of the real body held for the tap (or of the stream itself) ends the drain.
+    else if (!plan.tap && !iteratesStreamItself(plan.loop)) {
       const index = plans.indexOf(plan);
       plans.splice(index, 1, ...plan.changes.map((change): ManualPlan => ({ kind: 'manual', site: change.site, reason: NOTHING_ENDS_DRAIN_REASON })));
     }
@@ -187,6 +196,16 @@ function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): Strea
 function iteratesStreamItself(loop: TSESTree.ForOfStatement): boolean {
   const right = unwrap(loop.right);
   return right?.type === 'Identifier' || right?.type === 'MemberExpression';
+}
+
+/** The argument of the call that builds the loop's iterator that is provably a fetch Response or its body, if any. */
+function tappableArgument(loop: TSESTree.ForOfStatement, sourceCode: SourceCode): Node | null {
+  const right = unwrap(loop.right);
+  if (right?.type !== 'CallExpression' && right?.type !== 'NewExpression') return null;
+  for (const argument of right.arguments) {
+    if (argument.type !== 'SpreadElement' && webBodyKind(argument as Node, sourceCode)) return argument as Node;
+  }
+  return null;
 }
 
 /** Why the loop cannot iterate a drainable wrapper, or null when it can. */

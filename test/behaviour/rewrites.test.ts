@@ -19,6 +19,7 @@ const SHAPES: Shape[] = [
   { name: 'flag ends the loop through its condition, cancel() after it', path: client('./clients/flag-loop-condition.mjs'), format: 'sse' },
   { name: 'AbortController.abort() after the JSON-RPC result', path: client('./clients/jsonrpc-abort.mjs'), format: 'jsonrpc' },
   { name: 'SDK stream: async generator, for await over a parser of the response and its controller, break', path: client('./clients/sdk-generator-parser.mjs'), format: 'sse' },
+  { name: 'for await over a parser given the fetch Response (tapped), break', path: client('./clients/parser-over-response.mjs'), format: 'sse' },
   { name: 'for await over the body inside a try whose catch reconnects', path: client('./clients/retry-on-error.mjs'), format: 'sse' },
   { name: "Node http: for await over the IncomingMessage, return from an inner loop", path: client('./clients/node-http-inner-return.mjs'), format: 'sse' },
   { name: 'reader kept in a field that other calls read (awaited drain)', path: client('./clients/class-field-reader.mjs'), format: 'sse' },

@@ -107,7 +107,7 @@ describe('drainguard fix', () => {
     expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n@@ -6,10 +6,28 @@\n');
     expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, 2500);\n');
     expect(result.stdout).toContain('+async function drainReader(reader: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> }, budgetMs: number): Promise<void> {\n');
-    expect(result.stdout).toContain('(dry run: nothing written)');
+    expect(result.stderr).toContain('(dry run: nothing written)'); // with --print, stdout holds only the diffs
     expect(result.stdout).not.toContain('\u001b[');
   });
 

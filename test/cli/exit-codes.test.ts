@@ -3,17 +3,17 @@ import { DRAINED_JS, EARLY_CANCEL_JS, NO_CLOSE_WORDS_JS } from './sources.js';
 import { runCli, tempProject } from './helpers.js';
 
 describe('drainguard lint exit codes', () => {
-  it('exits 0 with no output when nothing is reported', async () => {
+  it('exits 0 with nothing on stdout and only the summary on stderr when nothing is reported', async () => {
     const dir = tempProject({ 'drained.js': DRAINED_JS, 'math.js': NO_CLOSE_WORDS_JS });
     const run = await runCli(['lint'], dir);
-    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(run).toEqual({ code: 0, stdout: '', stderr: 'drainguard lint: 2 files found, 1 parsed, 0 early closes.\n' });
   });
 
   it('exits 1 when a close is reported', async () => {
     const dir = tempProject({ 'drained.js': DRAINED_JS, 'stream.js': EARLY_CANCEL_JS });
     const run = await runCli(['lint'], dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe('drainguard lint: 2 files found, 2 parsed, 1 early close.\n');
   });
 
   it('exits 0 on an empty directory', async () => {

@@ -6,7 +6,7 @@ import plugin from '../../rules/index.js';
 
 const reports = (text: string, filePath: string): number =>
   new Linter()
-    .verify(text, [{ files: ['**/*.{js,ts,tsx}'], languageOptions: { parser: tsParser as Linter.Parser }, ...plugin.configs.recommended }], { filename: filePath })
+    .verify(text, [{ files: ['**/*.{js,ts,tsx}'], languageOptions: { parser: tsParser }, ...plugin.configs.recommended }], { filename: filePath })
     .filter((message) => message.ruleId === 'drainguard/no-early-stream-close').length;
 
 /** A `for await` over a fetch body as TypeScript downlevels it to ES2017, with `statement` in its body. */
@@ -75,7 +75,7 @@ describe('the for-await token check of the CLI pre-filter', () => {
     for (const [, filePath, text] of cases) {
       if (reports(text, filePath) > 0) expect(mayHoldImplicitClose(text, filePath)).toBe(true);
     }
-    expect(reports(cases[0]![2], 'a.ts')).toBe(1);
+    expect(reports(cases[0][2], 'a.ts')).toBe(1);
     expect(reports(DOWNLEVELED('if (text.includes("[DONE]")) return;'), 'a.js')).toBe(1);
   });
 

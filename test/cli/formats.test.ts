@@ -10,6 +10,7 @@ import {
   FOR_AWAIT_BREAK_POSITION,
   NO_CLOSE_WORDS_JS,
   UNPARSABLE_JS,
+  UNPARSABLE_NO_CLOSE_WORDS_JS,
 } from './sources.js';
 import { CLI, RULE_ID, parseJson, resultFor, runCli, tempProject } from './helpers.js';
 import { sarifValidator } from './sarif-schema.js';
@@ -41,7 +42,7 @@ describe('drainguard lint --format stylish (default)', () => {
   });
 
   const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)('colors on a terminal, but not with NO_COLOR', async () => {
+  it.skipIf(!hasScript)('colors on a terminal, but not with NO_COLOR', () => {
     const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
     const onTty = (env: NodeJS.ProcessEnv): string =>
       spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" lint`, '/dev/null'], {
@@ -57,6 +58,43 @@ describe('drainguard lint --format stylish (default)', () => {
   });
 });
 
+describe('the summary of a stylish run (stderr)', () => {
+  const files = {
+    'a/stream.js': EARLY_CANCEL_JS,
+    'a/events.mjs': FOR_AWAIT_BREAK_JS,
+    'b/math.js': NO_CLOSE_WORDS_JS,
+    'b/broken.js': UNPARSABLE_JS,
+    'b/skipped.js': UNPARSABLE_NO_CLOSE_WORDS_JS,
+  };
+
+  it('counts the files found, the files parsed, the early closes and the files that do not parse', async () => {
+    const dir = tempProject(files);
+    const run = await runCli(['lint'], dir);
+    expect(run.code).toBe(1);
+    // math.js and skipped.js hold no close method name and no for await: found, not parsed.
+    expect(run.stderr).toBe('drainguard lint: 5 files found, 3 parsed, 2 early closes, 1 file that does not parse.\n');
+    expect(run.stdout).toContain('✖ 3 problems (3 errors, 0 warnings)');
+    expect(run.stdout).not.toContain('drainguard lint:');
+  });
+
+  it('counts every file as parsed without the pre-filter, and a path given explicitly alone', async () => {
+    const dir = tempProject(files);
+    const everything = await runCli(['lint'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
+    expect(everything.stderr).toBe('drainguard lint: 5 files found, 5 parsed, 2 early closes, 2 files that do not parse.\n');
+    const one = await runCli(['lint', 'b/math.js'], dir);
+    expect(one).toEqual({ code: 0, stdout: '', stderr: 'drainguard lint: 1 file found, 0 parsed, 0 early closes.\n' });
+  });
+
+  it('is not written for json and sarif, whose output is read by programs', async () => {
+    const dir = tempProject(files);
+    for (const format of ['json', 'sarif']) {
+      const run = await runCli(['lint', '--format', format], dir);
+      expect(run.code, format).toBe(1);
+      expect(run.stderr, format).toBe('');
+    }
+  });
+});
+
 describe('drainguard lint --format json', () => {
   it("prints ESLint's JSON formatter output with exact positions", async () => {
     const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS, 'events.mjs': FOR_AWAIT_BREAK_JS });
@@ -67,11 +105,11 @@ describe('drainguard lint --format json', () => {
 
     const [cancel] = resultFor(results, path.join(dir, 'stream.js')).messages;
     expect(cancel).toMatchObject({ ruleId: RULE_ID, severity: 2, ...EARLY_CANCEL_POSITION });
-    expect(cancel!.message).toContain('cancel()');
+    expect(cancel.message).toContain('cancel()');
 
     const [implicit] = resultFor(results, path.join(dir, 'events.mjs')).messages;
     expect(implicit).toMatchObject({ ruleId: RULE_ID, severity: 2, ...FOR_AWAIT_BREAK_POSITION });
-    expect(implicit!.message).toContain('for await');
+    expect(implicit.message).toContain('for await');
   });
 
   it('has the keys and counts of an ESLint result, for reported and clean files', async () => {
@@ -79,30 +117,44 @@ describe('drainguard lint --format json', () => {
     const run = await runCli(['lint', '-f', 'json'], dir);
     const results = JSON.parse(run.stdout) as Record<string, unknown>[];
     const common = ['filePath', 'messages', 'suppressedMessages', 'errorCount', 'fatalErrorCount', 'warningCount', 'fixableErrorCount', 'fixableWarningCount'];
-    expect(Object.keys(results[0]!)).toEqual([...common, 'usedDeprecatedRules']);
-    expect(Object.keys(results[1]!)).toEqual([...common, 'source', 'usedDeprecatedRules']);
+    expect(Object.keys(results[0])).toEqual([...common, 'usedDeprecatedRules']);
+    expect(Object.keys(results[1])).toEqual([...common, 'source', 'usedDeprecatedRules']);
     expect(results[1]).toMatchObject({ errorCount: 1, warningCount: 0, fatalErrorCount: 0, source: EARLY_CANCEL_JS });
   });
 });
+
+/** The parts of a SARIF 2.1.0 log these tests read (the schema check covers the rest). */
+interface SarifLog {
+  version: string;
+  runs: {
+    tool: { driver: { name: string; version: string; rules: { id: string; helpUri?: string }[] } };
+    results: {
+      ruleId: string;
+      level: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[];
+    }[];
+  }[];
+}
 
 describe('drainguard lint --format sarif', () => {
   it('prints a SARIF 2.1.0 log valid against the official schema', async () => {
     const dir = tempProject({ 'src/stream.js': EARLY_CANCEL_JS, 'src/broken.js': UNPARSABLE_JS, 'src/math.js': NO_CLOSE_WORDS_JS });
     const run = await runCli(['lint', '--format=sarif'], dir);
     expect(run.code).toBe(1);
-    const log = JSON.parse(run.stdout);
+    const log = JSON.parse(run.stdout) as SarifLog;
     const validate = sarifValidator();
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
 
     expect(log.version).toBe('2.1.0');
-    const [sarifRun] = log.runs;
+    const sarifRun = log.runs[0];
     expect(sarifRun.tool.driver.name).toBe('drainguard');
     expect(sarifRun.tool.driver.version).toBe(packageJson.version);
-    const rule = sarifRun.tool.driver.rules.find((candidate: { id: string }) => candidate.id === RULE_ID);
-    expect(rule.helpUri).toBe(plugin.rules['no-early-stream-close']!.meta!.docs!.url);
+    const rule = sarifRun.tool.driver.rules.find((candidate) => candidate.id === RULE_ID)!;
+    expect(rule.helpUri).toBe(plugin.rules['no-early-stream-close'].meta!.docs!.url);
     expect(rule.helpUri).toMatch(/^https:\/\//);
 
-    const report = sarifRun.results.find((result: { ruleId: string }) => result.ruleId === RULE_ID);
+    const report = sarifRun.results.find((result) => result.ruleId === RULE_ID)!;
     expect(report.level).toBe('error');
     expect(report.message.text).toContain('cancel()');
     const { line, column, endLine, endColumn } = EARLY_CANCEL_POSITION;
@@ -111,7 +163,7 @@ describe('drainguard lint --format sarif', () => {
       region: { startLine: line, startColumn: column, endLine, endColumn },
     });
 
-    const parseError = sarifRun.results.find((result: { ruleId: string }) => result.ruleId === 'drainguard/parse-error');
+    const parseError = sarifRun.results.find((result) => result.ruleId === 'drainguard/parse-error')!;
     expect(parseError.level).toBe('error');
     expect(parseError.message.text).toContain('Parsing error');
     expect(parseError.locations[0].physicalLocation).toMatchObject({
@@ -125,7 +177,7 @@ describe('drainguard lint --format sarif', () => {
     const dir = tempProject({ 'math.js': NO_CLOSE_WORDS_JS });
     const run = await runCli(['lint', '--format', 'sarif'], dir);
     expect(run.code).toBe(0);
-    const log = JSON.parse(run.stdout);
+    const log = JSON.parse(run.stdout) as SarifLog;
     expect(sarifValidator()(log)).toBe(true);
     expect(log.runs[0].results).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * `drainguard lint` loads what a run needs: the TypeScript compiler (through typescript-eslint's
- * parser) only when a TypeScript file is parsed, node-sarif-builder only for `--format sarif`, and
- * the codemod's writer never. A pre-commit hook over JavaScript files pays for none of them.
+ * parser) only when ESLint parses a TypeScript file (oxlint, when installed, parses TypeScript
+ * natively), node-sarif-builder only for `--format sarif`, and the codemod's writer never. A
+ * pre-commit hook over JavaScript files pays for none of them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +14,11 @@ const PRELOAD = path.join(ROOT, 'test/support/report-loaded.cjs');
 const WATCHED = ['@typescript-eslint/parser', 'typescript', 'node-sarif-builder', 'write-file-atomic'];
 
 /** The watched CommonJS packages a CLI run loaded, and its exit code. */
-async function loadedBy(args: string[], files: Record<string, string>): Promise<{ code: number; loaded: string[] }> {
+async function loadedBy(args: string[], files: Record<string, string>, env: Record<string, string> = {}): Promise<{ code: number; loaded: string[] }> {
   const dir = tempProject(files);
   const record = path.join(dir, 'loaded.json');
-  const run = await runCli(args, dir, { NODE_OPTIONS: `--require ${PRELOAD}`, DRAINGUARD_LOADED_FILE: record });
+  // The CLI exits after any oxlint child (which inherits the preload), so the record is the CLI's.
+  const run = await runCli(args, dir, { NODE_OPTIONS: `--require ${PRELOAD}`, DRAINGUARD_LOADED_FILE: record, ...env });
   const all = JSON.parse(readFileSync(record, 'utf8')) as string[];
   expect(all, 'the preload saw ESLint itself').toContain('eslint');
   return { code: run.code, loaded: all.filter((name) => WATCHED.includes(name)) };
@@ -27,11 +29,22 @@ describe('what drainguard lint loads', () => {
     expect(await loadedBy(['lint', 'client.js'], { 'client.js': EARLY_CANCEL_JS })).toEqual({ code: 1, loaded: [] });
   });
 
-  it('loads the TypeScript parser and compiler for a TypeScript file', async () => {
+  it('loads the TypeScript parser and compiler for a TypeScript file that ESLint lints (a small file: no oxlint process)', async () => {
     expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({
       code: 1,
       loaded: ['@typescript-eslint/parser', 'typescript'],
     });
+  });
+
+  it('loads neither for a TypeScript file that oxlint lints (it parses TypeScript itself)', async () => {
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS }, { DRAINGUARD_ENGINE: 'oxlint' })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('lets oxlint lint when there is enough to parse, also without being told', async () => {
+    // About 350 KB of TypeScript with a close: above the size where starting oxlint pays off.
+    const lines = Array.from({ length: 6000 }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`);
+    const big = `${EARLY_CANCEL_TS}${lines.join('')}`;
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': big })).toEqual({ code: 1, loaded: [] });
   });
 
   it('does not load the TypeScript parser for a TypeScript file the pre-filter skips', async () => {

@@ -62,7 +62,7 @@ describe('the CLI pre-filter', () => {
 
     // Files the pre-filter skips may hide their own syntax errors, never a report of the rule.
     for (const file of Object.keys(withoutFilter)) {
-      if (withFilter[file]!.length === 0) withoutFilter[file] = withoutFilter[file]!.filter((message) => !(message as { fatal?: boolean }).fatal);
+      if (withFilter[file].length === 0) withoutFilter[file] = withoutFilter[file].filter((message) => !(message as { fatal?: boolean }).fatal);
     }
     expect(withFilter).toEqual(withoutFilter);
     const reports = Object.values(withFilter).flat().filter((message) => (message as { ruleId: string | null }).ruleId !== null);

@@ -35,7 +35,7 @@ describe('drainguard lint file walking', () => {
     const named = await runCli(['lint', '--format', 'json', 'node_modules/sdk/stream.js'], dir);
     expect(named.code).toBe(1);
     expect(lintedFiles(named.stdout, dir)).toEqual(['node_modules/sdk/stream.js']);
-    expect(parseJson(named)[0]!.messages).toHaveLength(1);
+    expect(parseJson(named)[0].messages).toHaveLength(1);
   });
 
   it('walks a directory named explicitly inside node_modules', async () => {
@@ -87,7 +87,7 @@ describe('drainguard lint file walking', () => {
     const run = await runCli(['lint', '--format', 'json', '../lib', '../lib/stream.js'], path.join(dir, 'work'));
     expect(run.code).toBe(1);
     expect(lintedFiles(run.stdout, dir)).toEqual(['lib/stream.js']);
-    expect(parseJson(run)[0]!.messages).toHaveLength(1);
+    expect(parseJson(run)[0].messages).toHaveLength(1);
   });
 
   it('warns about an explicitly named file it cannot lint and goes on', async () => {

@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 function recipeBlocks(markdown: string): Map<string, string> {
   const blocks = new Map<string, string>();
   for (const match of markdown.matchAll(/<!-- recipe-test: ([\w-]+) -->\r?\n```[^\n]*\n([\s\S]*?)```/g)) {
-    blocks.set(match[1]!, match[2]!);
+    blocks.set(match[1], match[2]);
   }
   return blocks;
 }
@@ -23,7 +23,7 @@ const readme = recipeBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
 describe("the README's recipes are the ones the packaging tests run", () => {
   it('shows at least the flat config, the CI workflow, the fork fix, jscodeshift and lint-staged', () => {
     expect([...readme.keys()].sort()).toEqual(
-      expect.arrayContaining(['eslint-ts', 'eslint-js', 'github-actions-workflow', 'fork-fix', 'jscodeshift', 'husky-pre-commit', 'lint-staged-config']),
+      expect.arrayContaining(['eslint-ts', 'eslint-js', 'oxlint-config', 'github-actions-workflow', 'fork-fix', 'jscodeshift', 'husky-pre-commit', 'lint-staged-config']),
     );
   });
 

@@ -27,18 +27,18 @@ export function extractExamples(markdown: string): ExampleBlock[] {
   const lines = markdown.split('\n');
   const blocks: ExampleBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*(\S+)?\s*(.*)$/.exec(lines[i]!);
+    const open = /^(\s*)(`{3,}|~{3,})\s*(\S+)?\s*(.*)$/.exec(lines[i]);
     if (!open) continue;
     const [, indent, fence, language = '', rest = ''] = open;
-    const close = new RegExp(`^\\s*${fence![0] === '`' ? '`' : '~'}{${fence!.length},}\\s*$`);
+    const close = new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
     let end = i + 1;
-    while (end < lines.length && !close.test(lines[end]!)) end++;
+    while (end < lines.length && !close.test(lines[end])) end++;
     const markMatch = /^(❌|✅)\s*(\{.*\})?\s*$/u.exec(rest.trim());
     const hasMark = /[❌✅]/u.test(rest);
     if (hasMark && !markMatch) throw new Error(`docs line ${i + 1}: unreadable example info string ${JSON.stringify(lines[i])}`);
     if (markMatch) {
       if (language !== 'ts' && language !== 'js') throw new Error(`docs line ${i + 1}: example language must be ts or js, got ${language}`);
-      const body = lines.slice(i + 1, end).map((line) => (line.startsWith(indent!) ? line.slice(indent!.length) : line));
+      const body = lines.slice(i + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
       blocks.push({
         language,
         mark: markMatch[1] as '❌' | '✅',

@@ -3,7 +3,7 @@
 // then the user's own tools on it, running the recipes of docs/recipes/ verbatim.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   fixture,
   recipeBlock,
   recipeCommands,
+  recipeFileName,
   run,
   shell,
   userEnv,
@@ -23,7 +24,11 @@ import {
 } from './support.js';
 
 const RULE_ID = 'drainguard/no-early-stream-close';
-const USER_DEPENDENCIES = ['eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
+const ownDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+// The oxlint recipe installs oxlint as its docs say, at the version drainguard depends on (its native
+// binary ships inside the npm package, an optional dependency per platform).
+const OXLINT = `oxlint@${ownDependencies.oxlint}`;
+const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
 const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
@@ -75,11 +80,16 @@ beforeAll(async () => {
 /** A directory of the user's project with these files (paths relative to it). */
 function scenario(name: string, files: Record<string, string>): string {
   const dir = join(project, 'scenarios', name);
+  mkdirSync(dir, { recursive: true });
+  writeFiles(dir, files);
+  return dir;
+}
+
+function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  return dir;
 }
 
 function read(dir: string, path: string): string {
@@ -88,6 +98,12 @@ function read(dir: string, path: string): string {
 
 const npx = (dir: string, ...args: string[]): Promise<RunResult> => run('npx', args, { cwd: dir });
 
+/** A config recipe as a file entry of a scenario, under the name its first line gives. */
+function configRecipe(label: string): Record<string, string> {
+  const block = recipeBlock('eslint-flat-config.md', label);
+  return { [recipeFileName(block)]: block };
+}
+
 interface Finding {
   ruleId: string | null;
   line: number;
@@ -95,9 +111,13 @@ interface Finding {
   fatal?: boolean;
 }
 
-/** `npx eslint --format json` in dir: findings per file (relative path), optionally only drainguard's and fatal ones. */
+/**
+ * `eslint --format json` (the project's installed ESLint, as `npx eslint` runs it; also from a
+ * sub-project with its own package.json) in dir: findings per file (relative path), optionally
+ * only drainguard's and fatal ones.
+ */
 async function eslint(dir: string, args: string[], onlyOurs = false): Promise<{ result: RunResult; findings: Record<string, Finding[]> }> {
-  const result = await npx(dir, 'eslint', '--format', 'json', ...args);
+  const result = await run(join(project, 'node_modules/.bin/eslint'), ['--format', 'json', ...args], { cwd: dir });
   expect([0, 1], describeRun(result)).toContain(result.code);
   const files = JSON.parse(result.stdout) as { filePath: string; messages: (Finding & { severity: number })[] }[];
   const findings: Record<string, Finding[]> = {};
@@ -117,8 +137,8 @@ const lintSources = {
   'src/clean.js': early.js.output,
 };
 const expectedLint = {
-  'src/early.ts': [at(early.ts.sites[0]!)],
-  'src/early.js': [at(early.js.sites[0]!)],
+  'src/early.ts': [at(early.ts.sites[0])],
+  'src/early.js': [at(early.js.sites[0])],
   'src/clean.ts': [],
   'src/clean.js': [],
 };
@@ -166,7 +186,7 @@ describe('the tarball', () => {
 
 describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)", () => {
   it('reports the early closes of a TS and a JS file at their exact positions and nothing on clean files', async () => {
-    const dir = scenario('eslint-ts', { 'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-ts'), ...lintSources });
+    const dir = scenario('eslint-ts', { ...configRecipe('eslint-ts'), ...lintSources });
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual(expectedLint);
     expect(result.code).toBe(1);
@@ -182,27 +202,161 @@ describe("the plugin in the user's ESLint (docs/recipes/eslint-flat-config.md)",
 
   it('works for JavaScript without typescript-eslint', async () => {
     const dir = scenario('eslint-js', {
-      'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-js'),
+      ...configRecipe('eslint-js'),
       'src/early.js': early.js.input,
       'src/early.mjs': forAwait.input,
       'src/clean.js': early.js.output,
     });
-    expect(read(dir, 'eslint.config.js')).not.toContain('typescript-eslint');
+    expect(read(dir, 'eslint.config.mjs')).not.toContain('typescript-eslint');
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual({
-      'src/early.js': [at(early.js.sites[0]!)],
-      'src/early.mjs': [at(forAwait.sites[0]!)],
+      'src/early.js': [at(early.js.sites[0])],
+      'src/early.mjs': [at(forAwait.sites[0])],
       'src/clean.js': [],
     });
   }, 180_000);
 
   it('works added to typescript-eslint’s recommended config', async () => {
     const dir = scenario('eslint-tseslint', {
-      'eslint.config.js': recipeBlock('eslint-flat-config.md', 'eslint-tseslint-recommended'),
+      ...configRecipe('eslint-tseslint-recommended'),
       ...lintSources,
     });
     const { result, findings } = await eslint(dir, ['src'], true);
     expect(findings, describeRun(result)).toEqual(expectedLint);
+  }, 180_000);
+});
+
+describe('the flat config recipes in a CommonJS project (what `npm init -y` makes)', () => {
+  /** A scenario that is its own package, created by `npm init -y`; ESLint and drainguard resolve from the project above it. */
+  async function commonJsScenario(name: string, files: Record<string, string>): Promise<string> {
+    const dir = scenario(name, {});
+    const init = await run('npm', ['init', '-y'], { cwd: dir });
+    expect(init.code, describeRun(init)).toBe(0);
+    expect((JSON.parse(read(dir, 'package.json')) as { type?: string }).type).toBe('commonjs');
+    writeFiles(dir, files);
+    return dir;
+  }
+
+  it('every config recipe names its file eslint.config.mjs', () => {
+    for (const label of ['eslint-ts', 'eslint-js', 'eslint-tseslint-recommended']) {
+      expect(recipeFileName(recipeBlock('eslint-flat-config.md', label)), label).toBe('eslint.config.mjs');
+    }
+  });
+
+  it('the TypeScript recipe reports the same as in an ES module project', async () => {
+    const dir = await commonJsScenario('eslint-ts-commonjs', configRecipe('eslint-ts'));
+    writeFiles(dir, lintSources);
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual(expectedLint);
+    expect(result.code).toBe(1);
+  }, 180_000);
+
+  it('the JavaScript recipe reports the same, where the same text as eslint.config.js fails to load', async () => {
+    const block = recipeBlock('eslint-flat-config.md', 'eslint-js');
+    const sources = { 'src/early.js': early.js.input, 'src/clean.js': early.js.output };
+    const dir = await commonJsScenario('eslint-js-commonjs', configRecipe('eslint-js'));
+    writeFiles(dir, sources);
+    const { result, findings } = await eslint(dir, ['src']);
+    expect(findings, describeRun(result)).toEqual({ 'src/early.js': [at(early.js.sites[0])], 'src/clean.js': [] });
+
+    const misnamed = await commonJsScenario('eslint-js-commonjs-misnamed', { 'eslint.config.js': block });
+    writeFiles(misnamed, sources);
+    const failed = await run(join(project, 'node_modules/.bin/eslint'), ['src'], { cwd: misnamed });
+    expect(failed.code, describeRun(failed)).toBe(2);
+  }, 180_000);
+});
+
+describe('the plugin in oxlint (docs/recipes/oxlint.md)', () => {
+  interface Report {
+    file: string;
+    line: number;
+    column: number;
+    message: string;
+  }
+  const byPosition = (a: Report, b: Report): number => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+
+  /** `oxlint --format json` in dir: drainguard's reports (oxlint's own default rules may report other things). */
+  async function oxlintReports(dir: string): Promise<Report[]> {
+    const result = await run(join(project, 'node_modules/.bin/oxlint'), ['--format', 'json'], { cwd: dir });
+    expect([0, 1], describeRun(result)).toContain(result.code);
+    const { diagnostics } = JSON.parse(result.stdout) as {
+      diagnostics: { code: string; message: string; filename: string; labels: { span: { line: number; column: number } }[] }[];
+    };
+    return diagnostics
+      .filter((diagnostic) => diagnostic.code === 'drainguard(no-early-stream-close)')
+      .map(({ filename, labels, message }) => ({ file: filename, line: labels[0].span.line, column: labels[0].span.column, message }))
+      .sort(byPosition);
+  }
+
+  /** The user's ESLint with the flat config recipe, in dir: drainguard's reports (and no fatal error). */
+  async function eslintReports(dir: string): Promise<Report[]> {
+    const result = await run(join(project, 'node_modules/.bin/eslint'), ['--format', 'json', '.'], { cwd: dir });
+    expect([0, 1], describeRun(result)).toContain(result.code);
+    const files = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string | null; fatal?: boolean; line: number; column: number; message: string }[] }[];
+    expect(files.flatMap((file) => file.messages.filter((message) => message.fatal))).toEqual([]);
+    return files
+      .flatMap((file) =>
+        file.messages
+          .filter((message) => message.ruleId === RULE_ID)
+          .map(({ line, column, message }) => ({ file: relative(dir, file.filePath), line, column, message })),
+      )
+      .sort(byPosition);
+  }
+
+  const examples = Object.fromEntries(
+    ['sse-chat-client.ts', 'message-stream.js', 'mcp-tool-call.ts', 'drained-client.ts'].map((name) => [`examples/${name}`, read(join(ROOT, 'examples'), name)]),
+  );
+  const clean = { 'src/clean.ts': early.ts.output, 'src/clean.js': early.js.output, 'src/component.tsx': component.output };
+
+  it('the config recipe enables only drainguard’s rule, through jsPlugins', () => {
+    expect(JSON.parse(recipeBlock('oxlint.md', 'oxlint-config'))).toEqual({
+      jsPlugins: ['drainguard'],
+      rules: { 'drainguard/no-early-stream-close': 'error' },
+    });
+    expect(recipeCommands('oxlint.md', 'oxlint-run')).toEqual(['npx oxlint']);
+  });
+
+  it('reports what ESLint reports on the examples, at the same lines and columns with the same messages, and nothing on clean files', async () => {
+    const dir = scenario('oxlint', {
+      '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'),
+      ...configRecipe('eslint-ts'),
+      ...examples,
+      ...clean,
+      'src/early.ts': early.ts.input,
+    });
+    const viaOxlint = await oxlintReports(dir);
+    expect(viaOxlint.map(({ file, line, column }) => `${file}:${line}:${column}`)).toEqual([
+      'examples/mcp-tool-call.ts:54:7',
+      'examples/message-stream.js:28:40',
+      'examples/sse-chat-client.ts:30:15',
+      `src/early.ts:${early.ts.sites[0].line}:${early.ts.sites[0].column}`,
+    ]);
+    expect(viaOxlint).toEqual(await eslintReports(dir));
+
+    // The recipe's own command, as typed: exit 1 on the reports.
+    const typed = await shell(recipeCommands('oxlint.md', 'oxlint-run')[0], dir);
+    expect(typed.code, describeRun(typed)).toBe(1);
+    expect(typed.stdout).toContain('drainguard(no-early-stream-close)');
+
+    const cleanOnly = scenario('oxlint-clean', { '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'), ...clean, 'examples/drained-client.ts': examples['examples/drained-client.ts'] });
+    expect(await oxlintReports(cleanOnly)).toEqual([]);
+  }, 180_000);
+
+  // SDK files of the corpus (`npm run corpus` installs them outside the repository; never committed).
+  const corpusModules = join(process.env.DRAINGUARD_CORPUS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'drainguard-corpus'), 'node_modules');
+  const sdkFiles = ['@mistralai/mistralai/src/lib/event-streams.ts', '@openrouter/sdk/esm/lib/event-streams.js'];
+  const haveCorpus = sdkFiles.every((file) => existsSync(join(corpusModules, file)));
+  if (!haveCorpus) console.log(`skipping the oxlint corpus check: run \`npm run corpus\` to install the SDKs into ${corpusModules}`);
+  it.skipIf(!haveCorpus)('reports what ESLint reports on SDK files of the corpus (the cancel after `done` of the Speakeasy template)', async () => {
+    const dir = scenario('oxlint-corpus', {
+      '.oxlintrc.json': recipeBlock('oxlint.md', 'oxlint-config'),
+      ...configRecipe('eslint-ts'),
+      ...Object.fromEntries(sdkFiles.map((file) => [`sdk/${file}`, readFileSync(join(corpusModules, file), 'utf8')])),
+    });
+    const viaOxlint = await oxlintReports(dir);
+    // The lines ../shared/corpus/expected.tsv lists as true positives.
+    expect(viaOxlint.map((report) => `${report.file}:${report.line}`)).toEqual([`sdk/${sdkFiles[0]}:49`, `sdk/${sdkFiles[1]}:50`]);
+    expect(viaOxlint).toEqual(await eslintReports(dir));
   }, 180_000);
 });
 
@@ -244,16 +398,16 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
 
   it("leaves code that the user's ESLint finds clean (the manual site stays reported)", async () => {
     const dir = join(project, 'scenarios/jscodeshift');
-    writeFileSync(join(dir, 'eslint.config.js'), recipeBlock('eslint-flat-config.md', 'eslint-ts'));
+    writeFileSync(join(dir, 'eslint.config.mjs'), recipeBlock('eslint-flat-config.md', 'eslint-ts'));
     const { result, findings } = await eslint(dir, ['src']);
     expect(findings, describeRun(result)).toEqual({
       'src/early.ts': [],
       'src/early.js': [],
       'src/for-await.js': [],
       'src/ui/component.tsx': [],
-      'src/manual.js': [at(manual.sites[0]!)],
+      'src/manual.js': [at(manual.sites[0])],
       'src/clean.ts': [],
-      'src/module.mts': [at(early.ts.sites[0]!)],
+      'src/module.mts': [at(early.ts.sites[0])],
     });
   }, 180_000);
 
@@ -295,12 +449,37 @@ describe('the CLI from the installed package', () => {
     const dirty = await npx(dir, 'drainguard', 'lint', 'src');
     expect(dirty.code, describeRun(dirty)).toBe(1);
     expect(dirty.stdout).toContain('early.ts');
-    expect(dirty.stdout).toContain(`${early.ts.sites[0]!.line}:${early.ts.sites[0]!.column}`);
+    expect(dirty.stdout).toContain(`${early.ts.sites[0].line}:${early.ts.sites[0].column}`);
     expect(dirty.stdout).toContain(RULE_ID);
     expect(dirty.stdout).not.toContain('clean.ts');
 
     const clean = await npx(dir, 'drainguard', 'lint', 'clean');
     expect(clean.code, describeRun(clean)).toBe(0);
+  }, 180_000);
+
+  it('drainguard lint runs the rule through oxlint: the same JSON as through ESLint, without loading the TypeScript compiler', async () => {
+    const dir = scenario('cli-engines', { 'src/early.ts': early.ts.input, 'src/early.js': early.js.input, 'src/clean.ts': early.ts.output });
+    const record = join(dir, 'loaded.json');
+    // DRAINGUARD_ENGINE=oxlint: on files this small the CLI would otherwise not start oxlint.
+    const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record, DRAINGUARD_ENGINE: 'oxlint' };
+    // The installed bin itself, not npx: the preload records the packages of the last process to exit.
+    const drainguard = join(project, 'node_modules/.bin/drainguard');
+    // SARIF: with --format json the files oxlint reports on are linted again by ESLint, for their suggestions.
+    const viaOxlint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv(preload) });
+    expect(viaOxlint.code, describeRun(viaOxlint)).toBe(1);
+    const loaded = JSON.parse(read(dir, 'loaded.json')) as string[];
+    expect(loaded).toContain('eslint');
+    expect(loaded).not.toContain('typescript');
+    const viaEslint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
+    expect(viaOxlint.stdout).toBe(viaEslint.stdout);
+    const log = JSON.parse(viaOxlint.stdout) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[];
+    };
+    const found = log.runs[0].results.map(({ locations: [location] }) => [location.physicalLocation.artifactLocation.uri, location.physicalLocation.region.startLine, location.physicalLocation.region.startColumn]);
+    expect(found.sort()).toEqual([
+      ['src/early.js', early.js.sites[0].line, early.js.sites[0].column],
+      ['src/early.ts', early.ts.sites[0].line, early.ts.sites[0].column],
+    ]);
   }, 180_000);
 
   it('drainguard lint and fix on Python files: the installed package finds its tree-sitter grammar', async () => {
@@ -383,9 +562,9 @@ describe('husky + lint-staged (docs/recipes/husky-lint-staged.md)', () => {
     });
     const [command, ...args] = Object.values(
       (JSON.parse(recipeBlock('husky-lint-staged.md', 'lint-staged-config')) as { 'lint-staged': Record<string, string> })['lint-staged'],
-    )[0]!.split(' ');
+    )[0].split(' ');
     // lint-staged resolves the command from node_modules/.bin and appends the staged files' absolute paths.
-    const bin = join(project, 'node_modules/.bin', command!);
+    const bin = join(project, 'node_modules/.bin', command);
     const staged = (...paths: string[]) => paths.map((path) => join(dir, path));
 
     const blocked = await run(bin, [...args, ...staged('src/a.ts', 'src/b.ts')], { cwd: dir });
@@ -433,14 +612,14 @@ describe('GitHub Actions with SARIF upload (docs/recipes/github-actions-sarif.md
       'npx drainguard lint --format sarif > drainguard.sarif',
       'github/codeql-action/upload-sarif@v3',
     ]);
-    expect(steps[1]!.with).toMatchObject({ 'node-version': 20 });
+    expect(steps[1].with).toMatchObject({ 'node-version': 20 });
     expect(steps[4]).toMatchObject({ if: 'always()', with: { sarif_file: 'drainguard.sarif' } });
     expect(data.permissions['security-events']).toBe('write');
   });
 
   it('its lint step fails with the finding in a schema-valid drainguard.sarif whose help link is the rule docs page', async () => {
     const dir = scenario('github-actions', { 'src/early.ts': early.ts.input, 'src/clean.ts': early.ts.output });
-    const result = await shell(lintStep![1]!, dir); // GitHub's default shell: bash -e -o pipefail
+    const result = await shell(lintStep![1], dir); // GitHub's default shell: bash -e -o pipefail
     expect(result.code, describeRun(result)).toBe(1);
     const log = JSON.parse(read(dir, 'drainguard.sarif')) as {
       version: string;
@@ -456,17 +635,17 @@ describe('GitHub Actions with SARIF upload (docs/recipes/github-actions-sarif.md
     const installed = (await import(pathToFileURL(join(project, 'node_modules/drainguard/dist/index.js')).href)) as {
       default: { rules: Record<string, { meta: { docs: { url: string } } }> };
     };
-    const docsUrl = installed.default.rules['no-early-stream-close']!.meta.docs.url;
+    const docsUrl = installed.default.rules['no-early-stream-close'].meta.docs.url;
     expect(docsUrl).toMatch(/^https:\/\/.+\/docs\/rules\/no-early-stream-close\.md$/);
-    expect(log.runs[0]!.tool.driver.rules.find((rule) => rule.id === RULE_ID)?.helpUri).toBe(docsUrl);
+    expect(log.runs[0].tool.driver.rules.find((rule) => rule.id === RULE_ID)?.helpUri).toBe(docsUrl);
 
-    expect(log.runs[0]!.results).toHaveLength(1);
-    const [finding] = log.runs[0]!.results;
-    expect(finding!.ruleId).toBe(RULE_ID);
-    expect(finding!.locations[0]!.physicalLocation.artifactLocation.uri).toMatch(/src\/early\.ts$/);
-    expect(finding!.locations[0]!.physicalLocation.region).toMatchObject({
-      startLine: early.ts.sites[0]!.line,
-      startColumn: early.ts.sites[0]!.column,
+    expect(log.runs[0].results).toHaveLength(1);
+    const [finding] = log.runs[0].results;
+    expect(finding.ruleId).toBe(RULE_ID);
+    expect(finding.locations[0].physicalLocation.artifactLocation.uri).toMatch(/src\/early\.ts$/);
+    expect(finding.locations[0].physicalLocation.region).toMatchObject({
+      startLine: early.ts.sites[0].line,
+      startColumn: early.ts.sites[0].column,
     });
   }, 180_000);
 });
@@ -496,33 +675,33 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     ]);
     const [lint, dry, fix, diff, relint] = commands;
 
-    const found = await shell(lint!, dir);
+    const found = await shell(lint, dir);
     expect(found.code, describeRun(found)).toBe(1);
     expect(found.stdout).toContain('early.ts');
     expect(found.stdout).toContain('early.js');
 
-    const preview = await shell(dry!, dir);
+    const preview = await shell(dry, dir);
     expect(preview.code, describeRun(preview)).toBe(0);
     expect(preview.stdout).toContain('--- a/src/early.ts');
     expect(preview.stdout).toContain('+++ b/src/early.js');
     expect((await git(dir, 'status', '--porcelain')).stdout).toBe('');
 
-    const fixed = await shell(fix!, dir);
+    const fixed = await shell(fix, dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
     expect(read(dir, 'src/early.js')).toBe(early.js.output);
     expect(read(dir, 'src/clean.ts')).toBe(early.ts.output);
 
-    const review = await shell(diff!, dir);
+    const review = await shell(diff, dir);
     expect(review.code, describeRun(review)).toBe(0);
     expect(review.stdout).toContain('+      void drainReader(reader, 1000);');
 
-    const clean = await shell(relint!, dir);
+    const clean = await shell(relint, dir);
     expect(clean.code, describeRun(clean)).toBe(0);
 
     // As the recipe says: with uncommitted changes, fix refuses (exit 2).
     writeFileSync(join(dir, 'src/early.js'), early.js.input);
-    const refused = await shell(fix!, dir);
+    const refused = await shell(fix, dir);
     expect(refused.code, describeRun(refused)).toBe(2);
     expect(read(dir, 'src/early.js')).toBe(early.js.input);
   }, 180_000);
@@ -531,7 +710,7 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     const dir = await fork('fork-budget');
     const commands = recipeCommands('one-shot-fix-on-a-fork.md', 'fork-fix-budget');
     expect(commands).toEqual(['npx drainguard fix --drain-timeout-ms 5000']);
-    const fixed = await shell(commands[0]!, dir);
+    const fixed = await shell(commands[0], dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output.replace('drainReader(reader, 1000);', 'drainReader(reader, 5000);'));
     expect(read(dir, 'src/early.js')).toBe(early.js.output.replace('drainReader(reader, 1000);', 'drainReader(reader, 5000);'));

@@ -70,7 +70,14 @@ export function recipeBlock(file: string, label: string): string {
   if (at < 0) throw new Error(`docs/recipes/${file} has no block labelled ${label}`);
   const match = /^```[^\n]*\n([\s\S]*?)^```\s*$/m.exec(text.slice(at + marker.length));
   if (!match) throw new Error(`docs/recipes/${file}: no code block after ${marker}`);
-  return match[1]!;
+  return match[1];
+}
+
+/** The file a config recipe names in its first line (`// eslint.config.mjs`). */
+export function recipeFileName(block: string): string {
+  const name = /^\/\/ ([\w.-]+)\n/.exec(block)?.[1];
+  if (!name) throw new Error(`the recipe does not start with a comment naming its file:\n${block}`);
+  return name;
 }
 
 /** A shell recipe's commands, one per line, without comments and blank lines. */

@@ -1,8 +1,12 @@
 /**
- * Property: on any program built around stream code — reads, read loops, `for await` (native and
- * downleveled), branches on terminal / exempt / neutral tests, break/continue/return (labeled too),
- * try/catch/finally, switch, nested callbacks, classes and generators — the rule never throws,
- * `Linter#verify` returns an array, and every report is one of the rule's two messages.
+ * Properties of the rule on any program built around stream code — reads, read loops, `for await`
+ * (native and downleveled), branches on terminal / exempt / neutral tests, break/continue/return
+ * (labeled too), try/catch/finally, switch, nested callbacks, classes and generators:
+ * - it never throws (a throw in a rule makes `Linter#verify` throw);
+ * - every report lies inside the text, its end after its start;
+ * - every report is on a close or a jump: an `explicitClose` on a call of one of the configured
+ *   close methods, an `implicitClose` on a `break`/`continue`/`return` inside an async loop;
+ * - the same input gives the same reports (no state leaks from one file to the next).
  *
  * Generated programs are syntactically valid by construction (jumps only where a target exists); a
  * sanity check asserts that nearly all of them parse, so the property does exercise the rule.
@@ -11,6 +15,7 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLOSE_METHODS } from '../../rules/analysis/prefilter.js';
 import rule from '../../rules/no-early-stream-close.js';
 import { asESLintRule } from '../../rules/eslint-types.js';
 
@@ -175,24 +180,55 @@ function lint(code: string, language: 'js' | 'ts', ruleOptions: Record<string, u
   );
 }
 
+/** Offset in `code` of a 1-based line and column, or null when the position is outside the text. */
+function offsetOf(lines: readonly string[], line: number, column: number): number | null {
+  if (line < 1 || line > lines.length || column < 1 || column > lines[line - 1].length + 1) return null;
+  let offset = 0;
+  for (let index = 0; index < line - 1; index++) offset += lines[index].length + 1;
+  return offset + column - 1;
+}
+
+/** Asserts what every report of the rule on `code` must satisfy; returns the number of reports. */
+function checkReports(code: string, messages: readonly Linter.LintMessage[], closeMethods: readonly string[]): number {
+  const lines = code.split('\n');
+  const closeCall = new RegExp(`(?:\\.|\\?\\.)\\s*(?:${closeMethods.join('|')})\\s*\\(`);
+  let reports = 0;
+  for (const message of messages) {
+    if (message.fatal) continue;
+    expect(message.ruleId).toBe('drainguard/no-early-stream-close');
+    const start = offsetOf(lines, message.line, message.column);
+    const end = offsetOf(lines, message.endLine!, message.endColumn!);
+    expect(start, `start ${message.line}:${message.column} inside the text`).not.toBeNull();
+    expect(end, `end ${message.endLine}:${message.endColumn} inside the text`).not.toBeNull();
+    expect(end!).toBeGreaterThan(start!);
+    const text = code.slice(start!, end!);
+    if (message.messageId === 'explicitClose') {
+      // ESLint 10 gives no node type: the reported text says what the node is.
+      expect(text, 'a call of a configured close method').toMatch(closeCall);
+      expect(text.endsWith(')')).toBe(true);
+    } else {
+      expect(message.messageId).toBe('implicitClose');
+      expect(text, 'a jump statement').toMatch(/^(break|continue|return)\b/);
+      expect(code.slice(0, start!), 'an async loop before the jump').toMatch(/for await|__asyncValues/);
+    }
+    reports++;
+  }
+  return reports;
+}
+
 describe('no-early-stream-close on generated programs', () => {
-  it('never throws, returns an array, and reports only its own messages', () => {
+  it('reports only closes and jumps inside the text, the same each time', () => {
     let parsed = 0;
     let total = 0;
     let reported = 0;
     fc.assert(
       fc.property(program, options, fc.constantFrom<'js' | 'ts'>('js', 'ts'), (code, ruleOptions, language) => {
         const messages = lint(code, language, ruleOptions);
-        expect(Array.isArray(messages)).toBe(true);
         total++;
         if (!messages.some((message) => message.fatal)) parsed++;
         else if (process.env.FC_DEBUG) console.log(messages.find((m) => m.fatal)?.message, '\n', code.split('\n')[(messages.find((m) => m.fatal)?.line ?? 1) - 1]);
-        for (const message of messages) {
-          if (message.fatal) continue;
-          expect(message.ruleId).toBe('drainguard/no-early-stream-close');
-          expect(['explicitClose', 'implicitClose']).toContain(message.messageId);
-          reported++;
-        }
+        reported += checkReports(code, messages, ruleOptions.closeMethods ?? DEFAULT_CLOSE_METHODS);
+        expect(lint(code, language, ruleOptions), 'the same reports on a second run').toEqual(messages);
       }),
       { numRuns: 300, seed: Number(process.env.FC_SEED ?? 20240611), endOnFailure: true },
     );
@@ -202,12 +238,16 @@ describe('no-early-stream-close on generated programs', () => {
   });
 
   it('also on deep nesting and long programs', () => {
+    let reported = 0;
     fc.assert(
       fc.property(fc.array(statement(topContext, 4), { minLength: 20, maxLength: 40 }), (body) => {
         const code = `export async function run(url, signal, controller, responseBody) {\n${PRELUDE}\n${body.join('\n')}\n}\n`;
-        expect(Array.isArray(lint(code, 'js', {}))).toBe(true);
+        const messages = lint(code, 'js', {});
+        expect(messages.filter((message) => message.fatal)).toEqual([]);
+        reported += checkReports(code, messages, DEFAULT_CLOSE_METHODS);
       }),
       { numRuns: 30, seed: Number(process.env.FC_SEED ?? 20240611) },
     );
+    expect(reported).toBeGreaterThan(0);
   });
 });

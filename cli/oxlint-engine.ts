@@ -1,0 +1,234 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ESLint, Linter } from 'eslint';
+import { RULE_ID, ruleModule } from './eslint-setup.js';
+import { makeResult } from './results.js';
+
+/** The code oxlint gives drainguard's reports: `<plugin>(<rule>)`. */
+const OXLINT_CODE = RULE_ID.replace(/^([^/]+)\/(.+)$/, '$1($2)');
+/**
+ * An oxlint process starts once this much text (or this many paths, on its command line) is
+ * waiting. The first one starts early, on the biggest files (the caller reads those first), and
+ * runs while the caller reads the rest; each process costs about 0.1 s of CPU to start, so the rest
+ * goes to as few as possible.
+ */
+const FIRST_BATCH_BYTES = 1024 * 1024;
+const BATCH_BYTES = 32 * 1024 * 1024;
+const BATCH_FILES = 500;
+/** oxlint runs at a time (each one uses every core). */
+const CONCURRENT_RUNS = 2;
+/**
+ * Files that stay with ESLint: comments that configure linting (`eslint-disable …`, `/* eslint … *\/`,
+ * `/* global … *\/`: ESLint's reading of them decides what is reported and what is suppressed), and a
+ * byte order mark (ESLint's positions start after it).
+ */
+const ESLINT_ONLY = /\/[/*]\s*(?:eslint|oxlint|globals?|exported)\b|^\uFEFF/;
+
+interface OxlintDiagnostic {
+  message: string;
+  code?: string;
+  filename: string;
+  labels?: { span: { offset: number; length: number } }[];
+}
+
+export interface SourceFile {
+  filePath: string;
+  text: string;
+}
+
+/**
+ * Runs drainguard's rule through oxlint's JS plugin host: oxlint parses in native code and runs the
+ * same rule module (code path analysis included), several files at once.
+ */
+export class OxlintEngine {
+  private constructor(
+    private readonly oxlintBin: string,
+    private readonly pluginPath: string,
+  ) {}
+
+  /** The engine, or null when the oxlint package or its native binary is not installed here. */
+  static find(): OxlintEngine | null {
+    try {
+      const require = createRequire(import.meta.url);
+      const packageDir = path.dirname(require.resolve('oxlint/package.json'));
+      const pluginPath = fileURLToPath(import.meta.resolve('drainguard'));
+      return new OxlintEngine(path.join(packageDir, 'bin', 'oxlint'), pluginPath);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Whether a file can go to oxlint at all (see ESLINT_ONLY). */
+  static accepts(text: string): boolean {
+    return !ESLINT_ONLY.test(text);
+  }
+
+  /** Starts a run that takes files as they are found (see OxlintRun). */
+  start(cwd: string): OxlintRun {
+    return new OxlintRun(this, cwd);
+  }
+
+  /** Only drainguard's rule: no built-in plugin, no category of oxlint's own rules. */
+  config(): object {
+    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: 'error' } };
+  }
+
+  /** One oxlint process over the batch: its diagnostics, or null when it did not run to the end. */
+  run(config: string, batch: readonly SourceFile[], cwd: string): Promise<OxlintDiagnostic[] | null> {
+    const args = [this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
+    return new Promise((resolve) => {
+      execFile(process.execPath, args, { cwd, maxBuffer: 1 << 28, encoding: 'utf8' }, (error, stdout) => {
+        const code = error ? error.code : 0;
+        if (code !== 0 && code !== 1) return resolve(null);
+        try {
+          resolve((JSON.parse(stdout) as { diagnostics: OxlintDiagnostic[] }).diagnostics);
+        } catch {
+          resolve(null);
+        }
+      });
+    });
+  }
+}
+
+/**
+ * Files handed to oxlint while the caller goes on reading: a batch starts as soon as enough text is
+ * waiting, so oxlint parses on the other cores while the caller reads, tests and lints the rest.
+ */
+export class OxlintRun {
+  private readonly configDir: string;
+  private readonly config: string;
+  private readonly done: Promise<Map<string, ESLint.LintResult>>[] = [];
+  private readonly queued: (() => void)[] = [];
+  private running = 0;
+  private batch: SourceFile[] = [];
+  private bytes = 0;
+  private flushes = 0;
+
+  constructor(
+    private readonly engine: OxlintEngine,
+    private readonly cwd: string,
+  ) {
+    this.configDir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-'));
+    this.config = path.join(this.configDir, 'oxlintrc.json');
+    writeFileSync(this.config, JSON.stringify(engine.config()));
+  }
+
+  add(file: SourceFile): void {
+    this.batch.push(file);
+    this.bytes += file.text.length;
+    if (this.bytes >= (this.flushes === 0 ? FIRST_BATCH_BYTES : BATCH_BYTES) || this.batch.length >= BATCH_FILES) this.flush();
+  }
+
+  /**
+   * Results shaped exactly as ESLint's for the files oxlint handled; a file it leaves out (it does
+   * not parse there, or oxlint failed) is for the ESLint path to lint.
+   */
+  async finish(): Promise<Map<string, ESLint.LintResult>> {
+    this.flush();
+    try {
+      return new Map((await Promise.all(this.done)).flatMap((results) => [...results]));
+    } finally {
+      rmSync(this.configDir, { recursive: true, force: true });
+    }
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.bytes = 0;
+    this.flushes++;
+    this.done.push(
+      this.slot().then(async () => {
+        try {
+          const diagnostics = await this.engine.run(this.config, batch, this.cwd);
+          return diagnostics ? toResults(batch, diagnostics, this.cwd) : new Map<string, ESLint.LintResult>();
+        } finally {
+          this.running--;
+          this.queued.shift()?.();
+        }
+      }),
+    );
+  }
+
+  /** Waits for a free run slot (at most CONCURRENT_RUNS oxlint processes at once). */
+  private slot(): Promise<void> {
+    if (this.running < CONCURRENT_RUNS) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.queued.push(() => {
+        this.running++;
+        resolve();
+      });
+    });
+  }
+}
+
+/**
+ * ESLint-shaped results for the files of a batch. A file with any diagnostic that is not
+ * drainguard's (a parse error: no other rule runs) is left out; so is the whole batch when a
+ * diagnostic names a file that is not in it (a path oxlint spelled differently: no file of the
+ * batch could then be called clean).
+ */
+function toResults(batch: readonly SourceFile[], diagnostics: readonly OxlintDiagnostic[], cwd: string): Map<string, ESLint.LintResult> {
+  const byFile = new Map<string, OxlintDiagnostic[]>();
+  const failed = new Set<string>();
+  const inBatch = new Set(batch.map((file) => file.filePath));
+  for (const diagnostic of diagnostics) {
+    const filePath = path.resolve(cwd, diagnostic.filename);
+    if (!inBatch.has(filePath)) return new Map();
+    if (diagnostic.code !== OXLINT_CODE || !diagnostic.labels?.[0]) failed.add(filePath);
+    else byFile.set(filePath, [...(byFile.get(filePath) ?? []), diagnostic]);
+  }
+  const results = new Map<string, ESLint.LintResult>();
+  for (const { filePath, text } of batch) {
+    if (failed.has(filePath)) continue;
+    const messages = (byFile.get(filePath) ?? []).map((diagnostic) => toMessage(diagnostic, text));
+    messages.sort((a, b) => a.line - b.line || a.column - b.column);
+    results.set(filePath, makeResult(filePath, messages, [], text));
+  }
+  return results;
+}
+
+const MESSAGE_PATTERNS = Object.entries(ruleModule.meta?.messages ?? {}).map(([messageId, template]) => ({
+  messageId,
+  pattern: new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '[\\s\\S]*')}$`),
+}));
+
+/** An ESLint message for one of oxlint's reports: the span is in UTF-8 bytes, ESLint counts UTF-16 units. */
+function toMessage(diagnostic: OxlintDiagnostic, text: string): Linter.LintMessage {
+  const { offset, length } = diagnostic.labels![0].span;
+  const start = position(text, offset);
+  const end = position(text, offset + length);
+  const messageId = MESSAGE_PATTERNS.find(({ pattern }) => pattern.test(diagnostic.message))?.messageId;
+  return {
+    ruleId: RULE_ID,
+    severity: 2,
+    message: diagnostic.message,
+    line: start.line,
+    column: start.column,
+    ...(messageId ? { messageId } : {}),
+    endLine: end.line,
+    endColumn: end.column,
+  };
+}
+
+const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+
+/** 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-8 byte offset. */
+function position(text: string, byteOffset: number): { line: number; column: number } {
+  const index = Buffer.byteLength(text, 'utf8') === text.length ? byteOffset : Buffer.from(text, 'utf8').subarray(0, byteOffset).toString('utf8').length;
+  let line = 1;
+  let lineStart = 0;
+  for (const match of text.slice(0, index).matchAll(LINE_BREAK)) {
+    line++;
+    lineStart = match.index + match[0].length;
+  }
+  return { line, column: index - lineStart + 1 };
+}

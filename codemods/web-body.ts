@@ -1,0 +1,98 @@
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { calleeName, propertyName, unwrap, type Node } from '../rules/analysis/ast.js';
+
+interface VariableLike {
+  defs: Array<{ type: string; name: Node; node: Node }>;
+  references: Array<{ init?: boolean; writeExpr?: unknown }>;
+}
+interface ScopeLike {
+  set: Map<string, VariableLike>;
+  upper: ScopeLike | null;
+}
+
+/**
+ * Whether `expression` is provably a fetch `Response` (`'response'`) or the web `ReadableStream` of its body (`'body'`),
+ * from syntax: a variable never reassigned that is annotated with the global `Response`/`ReadableStream` or initialised
+ * by `await fetch(…)` (the global fetch), or `.body` of such a response. A custom response class (one the file imports
+ * or declares under that name) proves nothing.
+ */
+export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response' | 'body' | null {
+  const node = expression.type === 'TSNonNullExpression' ? (expression.expression as Node) : expression;
+  if (node.type === 'MemberExpression' && !node.computed && propertyName(node) === 'body') {
+    return webBodyKind(node.object as Node, sourceCode) === 'response' ? 'body' : null;
+  }
+  if (node.type !== 'Identifier') return null;
+  const variable = lookup(node.name, node, sourceCode);
+  if (!variable || variable.defs.length !== 1) return null;
+  if (variable.references.some((reference) => reference.writeExpr && !reference.init)) return null;
+  const def = variable.defs[0]!;
+  const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
+  if (annotated) return annotated;
+  if (def.type !== 'Variable') return null;
+  const init = (def.node as TSESTree.VariableDeclarator).init as Node | null;
+  if (!init || def.node.type !== 'VariableDeclarator' || (def.node as TSESTree.VariableDeclarator).id !== def.name) return null;
+  if (init.type === 'AwaitExpression') {
+    const call = unwrap(init.argument as Node);
+    if (call?.type === 'CallExpression' && call.callee.type === 'Identifier' && calleeName(call.callee) === 'fetch' && isGlobal('fetch', call, sourceCode)) {
+      return 'response';
+    }
+  }
+  if (init.type === 'MemberExpression') return webBodyKind(init, sourceCode) === 'body' ? 'body' : null;
+  return null;
+}
+
+/**
+ * The type written for a binding: its own annotation, or, for `{ response }` destructured from an annotated object
+ * (`({ response }: { response: Response })`, `const { response } = args` with `args: { response: Response }`), the
+ * type of that member in the annotation.
+ */
+function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | undefined {
+  const own = (name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+  if (own) return own;
+  const property = name.parent;
+  if (property?.type !== 'Property' || property.value !== name || property.computed || property.parent?.type !== 'ObjectPattern') return undefined;
+  const key = property.key.type === 'Identifier' ? property.key.name : null;
+  const pattern = property.parent;
+  let objectType = pattern.typeAnnotation?.typeAnnotation;
+  if (!objectType && pattern.parent?.type === 'VariableDeclarator' && pattern.parent.id === pattern && pattern.parent.init?.type === 'Identifier') {
+    const source = lookup(pattern.parent.init.name, pattern.parent.init as Node, sourceCode);
+    if (source?.defs.length === 1) objectType = (source.defs[0]!.name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+  }
+  if (!key || objectType?.type !== 'TSTypeLiteral') return undefined;
+  for (const member of objectType.members) {
+    if (member.type === 'TSPropertySignature' && !member.computed && member.key.type === 'Identifier' && member.key.name === key) {
+      return member.typeAnnotation?.typeAnnotation;
+    }
+  }
+  return undefined;
+}
+
+function annotationKind(type: TSESTree.TypeNode | undefined, at: Node, sourceCode: SourceCode): 'response' | 'body' | null {
+  if (!type) return null;
+  if (type.type === 'TSUnionType') {
+    const kinds = type.types
+      .filter((member) => member.type !== 'TSNullKeyword' && member.type !== 'TSUndefinedKeyword')
+      .map((member) => annotationKind(member, at, sourceCode));
+    return kinds.length === 1 ? kinds[0]! : null;
+  }
+  if (type.type !== 'TSTypeReference' || type.typeName.type !== 'Identifier') return null;
+  const name = type.typeName.name;
+  if (name !== 'Response' && name !== 'ReadableStream') return null;
+  if (!isGlobal(name, at, sourceCode)) return null;
+  return name === 'Response' ? 'response' : 'body';
+}
+
+/** The name is not declared or imported in the file (a lib global has no definition). */
+function isGlobal(name: string, at: Node, sourceCode: SourceCode): boolean {
+  const variable = lookup(name, at, sourceCode);
+  return !variable || variable.defs.length === 0;
+}
+
+function lookup(name: string, at: Node, sourceCode: SourceCode): VariableLike | null {
+  for (let scope: ScopeLike | null = sourceCode.getScope(at); scope; scope = scope.upper) {
+    const variable = scope.set.get(name);
+    if (variable) return variable;
+  }
+  return null;
+}
