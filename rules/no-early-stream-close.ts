@@ -249,7 +249,7 @@ const rule = createRule<Options, MessageIds>({
 
     const codePathListeners: CodePathListeners = {
       onCodePathStart(codePath: CodePath, node: Node) {
-        if (node.type !== 'Program' && !hasOffsetWithin(offsets, node.range![0], node.range![1])) {
+        if (node.type !== 'Program' && !hasOffsetWithin(offsets, node.range[0], node.range[1])) {
           stack.push(null);
           return;
         }

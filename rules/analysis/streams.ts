@@ -376,7 +376,7 @@ export class StreamResolver {
   /** The family of `this.<field>` in a class: its type annotation or the values assigned to it (each field resolved on demand). */
   private classFieldFamily(classNode: Node, field: string): Family | null {
     let fields = this.classFields.get(classNode);
-    if (!fields) this.classFields.set(classNode, (fields = new Map()));
+    if (!fields) this.classFields.set(classNode, (fields = new Map<string, Family | null>()));
     if (fields.has(field)) return fields.get(field)!;
     fields.set(field, null);
     const family = this.computeClassField(this.classMembers.members(classNode), field);
