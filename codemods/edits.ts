@@ -1,4 +1,4 @@
-import type { SourceCode } from 'eslint';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { walk, type Node } from '../rules/analysis/ast.js';
 import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
 import { detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
@@ -72,7 +72,7 @@ export class EditBuilder {
     const name = this.freshLocal(loop as Node, 'events');
     const helper = this.helper('loop');
     const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
-    let source = this.sourceCode.getText(loop.right as never);
+    let source = this.sourceCode.getText(loop.right);
     let declarations = '';
     let bodyReader = '';
     if (plan.tap) {
@@ -81,7 +81,7 @@ export class EditBuilder {
       const [tapStart, tapEnd] = range(plan.tap);
       const rightStart = range(loop.right as Node)[0];
       source = `${source.slice(0, tapStart - rightStart)}${tapped}.standIn${source.slice(tapEnd - rightStart)}`;
-      declarations = `const ${tapped} = ${this.helper('tap')}(${this.sourceCode.getText(plan.tap as never)})${s}${layout.eol}${indent}`;
+      declarations = `const ${tapped} = ${this.helper('tap')}(${this.sourceCode.getText(plan.tap)})${s}${layout.eol}${indent}`;
       bodyReader = `${plan.stop === null ? ', undefined' : ''}, ${tapped}.reader`;
     }
     const declaration = `const ${name} = ${helper}(${source}, ${this.budget}${stop}${bodyReader})${s}`;
@@ -103,7 +103,7 @@ export class EditBuilder {
       if (isStatementListItem(change.statement)) {
         this.changes.push({ start, end: start, text: `${handOff}${layout.eol}${at}` });
       } else {
-        this.braced(change.statement, [handOff, this.sourceCode.getText(change.statement as never)]);
+        this.braced(change.statement, [handOff, this.sourceCode.getText(change.statement)]);
       }
     }
   }
@@ -146,7 +146,7 @@ export class EditBuilder {
   /** Names a new local of `fn` could clash with: identifiers it uses (not property names) and variables in scope there. */
   private namesUsedIn(fn: Node | null): Set<string> {
     const names = new Set<string>();
-    const root = fn ?? (this.sourceCode.ast as unknown as Node);
+    const root = fn ?? this.sourceCode.ast;
     walk(root, this.sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
       if (node.type !== 'Identifier') return;
       const parent = node.parent;
@@ -154,7 +154,7 @@ export class EditBuilder {
       if (parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return;
       names.add(node.name);
     });
-    for (let scope = this.sourceCode.getScope(root as never) as { variables: Array<{ name: string }>; upper: unknown } | null; scope; scope = scope.upper as typeof scope) {
+    for (let scope: { variables: Array<{ name: string }>; upper: unknown } | null = this.sourceCode.getScope(root); scope; scope = scope.upper as typeof scope) {
       for (const variable of scope.variables) names.add(variable.name);
     }
     return names;

@@ -1,5 +1,7 @@
-import { Linter, type Rule, type SourceCode } from 'eslint';
-import rule, { ANALYSIS, jumpAfterClose } from '../rules/no-early-stream-close.js';
+import { Linter } from 'eslint';
+import type { TSESLint } from '@typescript-eslint/utils';
+import rule, { ANALYSIS, jumpAfterClose, type MessageIds, type Options } from '../rules/no-early-stream-close.js';
+import { asESLintRule, asTypedSourceCode } from '../rules/eslint-types.js';
 import type { Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
 import { basename } from 'node:path';
@@ -28,7 +30,7 @@ export interface FoundSite {
 
 export interface FoundSites {
   sites: FoundSite[];
-  sourceCode: SourceCode;
+  sourceCode: TSESLint.SourceCode;
   parseError?: string;
 }
 
@@ -43,18 +45,19 @@ export function findSites(text: string, filePath: string, options: FindSitesOpti
 
 function findSitesAs(text: string, filePath: string, scriptMode: boolean, options: FindSitesOptions): FoundSites {
   const captured: FoundSite[] = [];
-  const capturingRule: Rule.RuleModule = {
+  const capturingRule: TSESLint.RuleModule<MessageIds, Options> = {
     meta: rule.meta,
+    defaultOptions: rule.defaultOptions,
     create(context) {
-      const proxy = Object.create(context, {
+      const proxy: typeof context = Object.create(context, {
         report: {
-          value(descriptor: { node: Node; messageId: string; [ANALYSIS]?: StreamResolver }) {
+          value(descriptor: TSESLint.ReportDescriptor<MessageIds> & { node: Node; [ANALYSIS]?: StreamResolver }) {
             const { line, column } = descriptor.node.loc.start;
             captured.push({ node: descriptor.node, messageId: descriptor.messageId, line, column: column + 1, streams: descriptor[ANALYSIS] });
-            context.report(descriptor as never);
+            context.report(descriptor);
           },
         },
-      }) as Rule.RuleContext;
+      });
       return rule.create(proxy);
     },
   };
@@ -71,7 +74,7 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
       {
         files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
         languageOptions,
-        plugins: { drainguard: { rules: { 'no-early-stream-close': capturingRule } } },
+        plugins: { drainguard: { rules: { 'no-early-stream-close': asESLintRule(capturingRule) } } },
         rules: { 'drainguard/no-early-stream-close': Object.keys(ruleOptions).length > 0 ? ['error', ruleOptions] : 'error' },
       },
     ],
@@ -90,5 +93,5 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
     sites.push({ node: jump, messageId: 'implicitClose', line: jump.loc.start.line, column: jump.loc.start.column + 1, streams: site.streams, partOf: site });
   }
   sites.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { sites, sourceCode: linter.getSourceCode()!, parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
+  return { sites, sourceCode: asTypedSourceCode(linter.getSourceCode()!), parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
 }

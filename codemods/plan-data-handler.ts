@@ -1,4 +1,4 @@
-import type { SourceCode } from 'eslint';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
@@ -57,12 +57,12 @@ export function planDataHandler(
   const closeCallee = close?.type === 'CallExpression' ? unwrap(close.callee) : null;
   const receiver = closeCallee?.type === 'MemberExpression' ? (closeCallee.object as Node) : null;
   if (!receiver) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
-  const text = (node: Node): string => sourceCode.getText(node as never).replace(/[!?]+$/, '');
+  const text = (node: Node): string => sourceCode.getText(node).replace(/[!?]+$/, '');
   // The response itself, or the request it answers (`req.destroy()` of the request `http.get` returned).
   const sameStream = text(receiver) === text(stream) || (streams.familyOf(receiver) !== null && streams.familyOf(receiver) === streams.familyOf(stream));
   if (!sameStream) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
   if (isDerivedVariable(stream, sourceCode)) return manual(DATA_HANDLER_DERIVED_REASON);
-  return { kind: 'dataHandler', site, statement, stream: sourceCode.getText(stream as never) };
+  return { kind: 'dataHandler', site, statement, stream: sourceCode.getText(stream) };
 }
 
 /** `res`, `res.data`, `this.body`: read again at the close without side effects. */
@@ -83,7 +83,7 @@ function isBuilt(node: Node | null | undefined): boolean {
 /** A variable set from a stream built by a call (`const events = incoming.pipe(createSSEParser())`). */
 function isDerivedVariable(stream: Node, sourceCode: SourceCode): boolean {
   if (stream.type !== 'Identifier') return false;
-  for (let scope = sourceCode.getScope(stream as never) as unknown as ScopeLike | null; scope; scope = scope.upper) {
+  for (let scope: ScopeLike | null = sourceCode.getScope(stream); scope; scope = scope.upper) {
     const variable = scope.set.get(stream.name);
     if (!variable) continue;
     const definition = variable.defs[0]?.node;

@@ -1,4 +1,4 @@
-import type { SourceCode } from 'eslint';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node } from '../rules/analysis/ast.js';
 import { StreamResolver, type Family } from '../rules/analysis/streams.js';
@@ -69,7 +69,7 @@ export const READS_ON_REASON =
  * (its class members and type information included), so the plan reads the streams, loops and readers as the rule did.
  */
 export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, streams: StreamResolver = resolverFor(sourceCode, sites)): Plan[] {
-  const text = (node: Node): string => sourceCode.getText(node as never);
+  const text = (node: Node): string => sourceCode.getText(node);
   const plans: Plan[] = [];
   const loopPlans = new Map<Node, LoopPlan>();
   const manual = (site: FoundSite, reason: string): void => {
@@ -187,7 +187,7 @@ function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): Strea
   const fromRule = sites.find((site) => site.streams)?.streams;
   if (fromRule) return fromRule;
   return new StreamResolver({
-    getScope: (node) => sourceCode.getScope(node as never) as never,
+    getScope: (node) => sourceCode.getScope(node),
     visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
   });
 }
@@ -249,19 +249,19 @@ function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode
   const name = target.name;
   // `const reader = this.reader`: other methods read the same reader.
   const definition = (variableAt(name, reader, sourceCode) as { defs?: Array<{ node: Node }> } | null)?.defs?.[0]?.node;
-  if (definition?.type === 'VariableDeclarator' && definition.init && /\bthis\b/.test(sourceCode.getText(definition.init as never))) return false;
+  if (definition?.type === 'VariableDeclarator' && definition.init && /\bthis\b/.test(sourceCode.getText(definition.init))) return false;
   const fn = enclosingFunction(statement);
-  const fnText = fn ? sourceCode.getText(fn as never) : sourceCode.text;
+  const fnText = fn ? sourceCode.getText(fn) : sourceCode.text;
   if (new RegExp(`\\b${name}\\s*\\.\\s*releaseLock\\b`).test(fnText)) return false;
   const readPattern = new RegExp(`\\b${name}\\s*\\.\\s*read\\b`);
   const readingLoops: Node[] = [];
   for (let current = statement.parent; current && current !== fn; current = current.parent) {
-    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) readingLoops.push(current);
+    if (isLoop(current) && readPattern.test(sourceCode.getText(current))) readingLoops.push(current);
   }
   // Statements that neither read the reader nor jump (`downstream.close();`) may come before the statement that leaves.
   let next = nextStatement(statement);
-  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next as never))) next = nextStatement(next);
-  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return !readPattern.test(sourceCode.getText(next as never));
+  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next))) next = nextStatement(next);
+  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return !readPattern.test(sourceCode.getText(next));
   if (next?.type === 'BreakStatement' && readingLoops.length > 0) {
     const target = jumpTarget(next);
     if (target && target === readingLoops[readingLoops.length - 1]) return afterIsFree(target, readPattern, fn, sourceCode);
@@ -279,11 +279,11 @@ function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): b
   const fn = enclosingFunction(statement);
   const readingLoops: Node[] = [];
   for (let current = statement.parent; current && current !== fn; current = current.parent) {
-    if (isLoop(current) && readPattern.test(sourceCode.getText(current as never))) readingLoops.push(current);
+    if (isLoop(current) && readPattern.test(sourceCode.getText(current))) readingLoops.push(current);
   }
   if (readingLoops.length === 0) return false;
   let next = nextStatement(statement);
-  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next as never))) next = nextStatement(next);
+  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next))) next = nextStatement(next);
   if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return false;
   // `break` out of the innermost loop that reads (or out of one around it) leaves before the next read.
   return !(next?.type === 'BreakStatement' && readingLoops.includes(jumpTarget(next) as Node));
@@ -334,7 +334,7 @@ function findReaderInHand(
   streams: StreamResolver,
   sourceCode: SourceCode,
 ): { text: string; node: Node; method: 'read' | 'next' } | null {
-  const receiverText = sourceCode.getText(receiver as never).replace(/[!?]+$/, '');
+  const receiverText = sourceCode.getText(receiver).replace(/[!?]+$/, '');
   const searchRoot = unwrap(receiver)?.type === 'MemberExpression' ? enclosingClassOrSelf(fn) : fn;
   let best: { text: string; node: Node; method: 'read' | 'next' } | null = null;
   walk(searchRoot, sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
@@ -344,7 +344,7 @@ function findReaderInHand(
     const method = calleeName(callee);
     if (method !== 'read' && method !== 'next') return;
     const object = callee.object as Node;
-    const objectText = sourceCode.getText(object as never);
+    const objectText = sourceCode.getText(object);
     if (best && best.text.replace(/[!?]+$/, '') === receiverText) return;
     if (objectText.replace(/[!?]+$/, '') !== receiverText && streams.familyOf(object) !== family) return;
     if (!inScopeAt(object, close, sourceCode)) return;
@@ -352,7 +352,7 @@ function findReaderInHand(
   });
   const found = best as { text: string; node: Node; method: 'read' | 'next' } | null;
   // Drain the receiver as written at the close (`this.reader!`), so its narrowing and assertions stay where they were.
-  if (found && found.text.replace(/[!?]+$/, '') === receiverText) return { ...found, text: sourceCode.getText(receiver as never) };
+  if (found && found.text.replace(/[!?]+$/, '') === receiverText) return { ...found, text: sourceCode.getText(receiver) };
   return found;
 }
 
@@ -376,7 +376,7 @@ interface ScopeLike {
 }
 
 function variableAt(name: string, node: Node, sourceCode: SourceCode): unknown {
-  for (let scope = sourceCode.getScope(node as never) as unknown as ScopeLike | null; scope; scope = scope.upper) {
+  for (let scope: ScopeLike | null = sourceCode.getScope(node); scope; scope = scope.upper) {
     const variable = scope.set.get(name);
     if (variable) return variable;
   }
@@ -385,13 +385,13 @@ function variableAt(name: string, node: Node, sourceCode: SourceCode): unknown {
 
 /** The `for await` around the close that iterates the closed response or something derived from it (`response.events()`, `iterSSE(response)`). */
 function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): TSESTree.ForOfStatement | null {
-  const receiverText = sourceCode.getText(receiver as never).replace(/[!?]+$/, '');
+  const receiverText = sourceCode.getText(receiver).replace(/[!?]+$/, '');
   const derivedFromReceiver = (right: Node): boolean => {
     const call = unwrap(right);
     if (call?.type !== 'CallExpression') return false;
     const callee = unwrap(call.callee);
     const parts = [...(callee?.type === 'MemberExpression' ? [callee.object as Node] : []), ...(call.arguments as Node[])];
-    return parts.some((part) => sourceCode.getText(part as never).replace(/[!?]+$/, '') === receiverText);
+    return parts.some((part) => sourceCode.getText(part).replace(/[!?]+$/, '') === receiverText);
   };
   for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
@@ -411,7 +411,7 @@ const CONTROLLER_NAME = /(^|\.)(\w*controller|abort\w*)$/i;
 function findRequestController(loop: TSESTree.ForOfStatement, family: Family, streams: StreamResolver, sourceCode: SourceCode): string | null {
   const keys = sourceCode.visitorKeys as Record<string, readonly string[]>;
   const fn = enclosingFunction(loop);
-  const text = (node: Node): string => sourceCode.getText(node as never);
+  const text = (node: Node): string => sourceCode.getText(node);
   // `controller`, `this.controller`, `options.controller`: a name in scope at the loop, or a non-computed path from one.
   const usable = (node: Node): boolean => {
     const target = unwrap(node);

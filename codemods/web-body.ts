@@ -1,4 +1,4 @@
-import type { SourceCode } from 'eslint';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from '../rules/analysis/ast.js';
 
@@ -90,7 +90,7 @@ function isGlobal(name: string, at: Node, sourceCode: SourceCode): boolean {
 }
 
 function lookup(name: string, at: Node, sourceCode: SourceCode): VariableLike | null {
-  for (let scope = sourceCode.getScope(at as never) as unknown as ScopeLike | null; scope; scope = scope.upper) {
+  for (let scope: ScopeLike | null = sourceCode.getScope(at); scope; scope = scope.upper) {
     const variable = scope.set.get(name);
     if (variable) return variable;
   }

@@ -1,11 +1,12 @@
 import type { ESLint, Linter, Rule } from 'eslint';
 import packageJson from '../package.json' with { type: 'json' };
+import { asESLintRule } from './eslint-types.js';
 import noEarlyStreamClose from './no-early-stream-close.js';
 
 export { closeCandidatePattern, DEFAULT_CLOSE_METHODS } from './analysis/prefilter.js';
 export { DEFAULT_TERMINAL_PATTERNS } from './analysis/words.js';
 
-const rules: Record<string, Rule.RuleModule> = { 'no-early-stream-close': noEarlyStreamClose };
+const rules: Record<string, Rule.RuleModule> = { 'no-early-stream-close': asESLintRule(noEarlyStreamClose) };
 
 const plugin = {
   meta: { name: packageJson.name, version: packageJson.version },

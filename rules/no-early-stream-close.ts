@@ -1,5 +1,5 @@
-import type { Rule } from 'eslint';
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { RuleCreator } from '@typescript-eslint/utils/eslint-utils';
 import { asyncLoopIterable, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
 import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
@@ -17,37 +17,65 @@ export interface RuleOptions {
   useTypes: boolean;
 }
 
+/** As a config writes them: every option may be left out (the defaults fill it in). */
+export type Options = [Partial<RuleOptions>];
+export type MessageIds = 'explicitClose' | 'implicitClose' | 'drainInBackground';
+
 /** A report descriptor's key for the rule's stream resolver, which `drainguard fix` plans with (ESLint ignores the key). */
 export const ANALYSIS = Symbol('drainguard analysis');
 
-export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
+/** A rule's docs page: `docs/rules/<name>.md` of the repository. */
+const docsUrl = (name: string): string => `https://github.com/drainguard/drainguard/blob/main/docs/rules/${name}.md`;
+
+export const DOCS_URL = docsUrl('no-early-stream-close');
+
+/** `docs.recommended` is ESLint's flag (the rule is in `drainguard.configs.recommended`). */
+const createRule = RuleCreator<{ recommended: boolean }>(docsUrl);
 
 interface Site {
   node: Node;
   /** Which response the close belongs to; resolved after the traversal (class fields may be assigned later in the file). */
   family: () => Family | null;
-  messageId: 'explicitClose' | 'implicitClose';
+  messageId: Exclude<MessageIds, 'drainInBackground'>;
   data: Record<string, string>;
   receiver: Node;
   /** A jump that adds no close of its own: the stream it leaves was already closed just before it (reported there). */
   closedBefore?: () => boolean;
 }
 
-type CodePath = Rule.CodePath;
-type Segment = Rule.CodePathSegment;
+type CodePath = TSESLint.CodePath;
+type Segment = TSESLint.CodePathSegment;
+type SourceCode = TSESLint.SourceCode;
+
+/**
+ * ESLint's code path events: typescript-eslint's `RuleListener` types only node listeners, whose one-parameter
+ * signature these do not fit, so they are typed here and joined to the node listeners by `withCodePathListeners`.
+ */
+interface CodePathListeners {
+  onCodePathStart(codePath: CodePath, node: Node): void;
+  onCodePathEnd(codePath: CodePath, node: Node): void;
+  onCodePathSegmentStart(segment: Segment, node: Node): void;
+  onCodePathSegmentEnd(segment: Segment, node: Node): void;
+}
+
+function withCodePathListeners(nodeListeners: TSESLint.RuleListener, codePathListeners: CodePathListeners): TSESLint.RuleListener {
+  return Object.assign(nodeListeners, codePathListeners);
+}
 
 function brief(text: string, limit = 48): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
 }
 
-const rule: Rule.RuleModule = {
+const defaultRuleOptions: RuleOptions = { terminalPatterns: [...DEFAULT_TERMINAL_PATTERNS], closeMethods: [...DEFAULT_CLOSE_METHODS], useTypes: false };
+
+const rule = createRule<Options, MessageIds>({
+  name: 'no-early-stream-close',
   meta: {
     type: 'problem',
     docs: {
       description: 'Disallow closing a streamed HTTP response right after its terminal event instead of draining it to EOF',
       recommended: true,
-      url: DOCS_URL,
     },
     schema: [
       {
@@ -74,7 +102,7 @@ const rule: Rule.RuleModule = {
       },
     ],
     hasSuggestions: true,
-    defaultOptions: [{ terminalPatterns: [...DEFAULT_TERMINAL_PATTERNS], closeMethods: [...DEFAULT_CLOSE_METHODS], useTypes: false }],
+    defaultOptions: [defaultRuleOptions],
     messages: {
       explicitClose:
         '`{{stream}}` is closed with `{{method}}()` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
@@ -85,8 +113,10 @@ const rule: Rule.RuleModule = {
     },
   },
 
-  create(context) {
-    const options = context.options[0] as RuleOptions;
+  defaultOptions: [defaultRuleOptions],
+
+  create(context, [given]) {
+    const options: RuleOptions = { ...defaultRuleOptions, ...given };
     const sourceCode = context.sourceCode;
     // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
     const matchers = matchersFor(options.closeMethods);
@@ -98,8 +128,8 @@ const rule: Rule.RuleModule = {
     const mayHaveAsyncLoops = offsets.some((offset) => sourceCode.text.startsWith('for', offset) || sourceCode.text.startsWith('__asyncValues', offset));
     const typeOracle = options.useTypes ? makeTypeOracle(sourceCode.parserServices) : undefined;
     const streams = new StreamResolver({
-      getScope: (node) => sourceCode.getScope(node as never) as never,
-      visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
+      getScope: (node) => sourceCode.getScope(node),
+      visitorKeys: sourceCode.visitorKeys,
       typeOracle,
       collectClassMembers: true,
     });
@@ -107,7 +137,7 @@ const rule: Rule.RuleModule = {
     // Built on first use: most candidate files never classify a test.
     let classifier: BranchTestClassifier | undefined;
     const tests = (): BranchTestClassifier =>
-      (classifier ??= new BranchTestClassifier(streams, cached(terminalPatternCache, options.terminalPatterns, compilePatterns), (node) => brief(sourceCode.getText(node as never))));
+      (classifier ??= new BranchTestClassifier(streams, cached(terminalPatternCache, options.terminalPatterns, compilePatterns), (node) => brief(sourceCode.getText(node))));
 
     /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
     const stack: Array<PathFacts<Site> | null> = [];
@@ -143,7 +173,7 @@ const rule: Rule.RuleModule = {
           },
         };
       } else if ((loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') && loop.test) {
-        const test = loop.test as Node;
+        const test = loop.test;
         effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
       }
       if (effect) facts.addEdgeEffect(facts.current, effect, breaks);
@@ -160,7 +190,7 @@ const rule: Rule.RuleModule = {
       const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
       if (!loop) return;
       const iterable = iteratedExpression(loop);
-      if (handsOffToDrain(loop, iterable as Node, sourceCode.text)) return;
+      if (handsOffToDrain(loop, iterable, sourceCode.text)) return;
       const family = memo(() => streams.asyncLoopFamily(loop));
       recordSite({
         node,
@@ -170,9 +200,9 @@ const rule: Rule.RuleModule = {
           const receiver = left === null ? null : closeRightBefore(node, closeMethods);
           return receiver !== null && streams.closeFamily(receiver) === left;
         },
-        receiver: iterable as Node,
+        receiver: iterable,
         messageId: 'implicitClose',
-        data: { statement: node.type === 'ReturnStatement' ? 'return' : node.type === 'BreakStatement' ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable as never)) },
+        data: { statement: node.type === 'ReturnStatement' ? 'return' : node.type === 'BreakStatement' ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable)) },
       });
     };
 
@@ -205,8 +235,8 @@ const rule: Rule.RuleModule = {
       const suggestions = suggestionsFor([...new Set(nodes)], sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
       for (const { site, event } of found) {
         const edits = suggestions.get(site.node);
-        const descriptor: Rule.ReportDescriptor = {
-          node: site.node as never,
+        const descriptor: TSESLint.ReportDescriptor<MessageIds> = {
+          node: site.node,
           messageId: site.messageId,
           data: { ...site.data, event },
           ...(edits
@@ -217,9 +247,9 @@ const rule: Rule.RuleModule = {
       }
     };
 
-    const listeners: Rule.RuleListener = {
+    const codePathListeners: CodePathListeners = {
       onCodePathStart(codePath: CodePath, node: Node) {
-        if (node.type !== 'Program' && !hasOffsetWithin(offsets, node.range![0], node.range![1])) {
+        if (node.type !== 'Program' && !hasOffsetWithin(offsets, node.range[0], node.range[1])) {
           stack.push(null);
           return;
         }
@@ -252,7 +282,7 @@ const rule: Rule.RuleModule = {
           const ends = consequentEnds.get(node);
           if (ends) {
             consequentEnds.delete(node);
-            facts.addEdgeEffect([segment], branchEffect(node.test as Node, 'neg'), ends);
+            facts.addEdgeEffect([segment], branchEffect(node.test, 'neg'), ends);
           }
         }
       },
@@ -263,6 +293,8 @@ const rule: Rule.RuleModule = {
         // Segments still open when an `if` is left are the ends of its consequent (the false edges ended at the test).
         consequentEnds.get(node)?.add(segment);
       },
+    };
+    const nodeListeners: TSESLint.RuleListener = {
       WhileStatement: onLoopEnter,
       DoWhileStatement: onLoopEnter,
       ForStatement: onLoopEnter,
@@ -301,19 +333,19 @@ const rule: Rule.RuleModule = {
         if (callee?.type !== 'MemberExpression') return;
         const method = propertyName(callee);
         if (!method || !closeMethods.has(method)) return;
-        const receiver = callee.object as Node;
+        const receiver = callee.object;
         recordSite({
           node,
           family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.closeFamily(receiver))),
           receiver,
           messageId: 'explicitClose',
-          data: { stream: brief(sourceCode.getText(receiver as never)), method },
+          data: { stream: brief(sourceCode.getText(receiver)), method },
         });
       },
-    } as unknown as Rule.RuleListener;
-    return listeners;
+    };
+    return withCodePathListeners(nodeListeners, codePathListeners);
   },
-};
+});
 
 export default rule;
 
@@ -388,14 +420,14 @@ function branchOf(node: Node): { test: Node; polarity: 'pos' | 'neg' } | null {
   switch (parent?.type) {
     case 'IfStatement':
     case 'ConditionalExpression':
-      if (node === parent.consequent) return { test: parent.test as Node, polarity: 'pos' };
-      if (node === parent.alternate) return { test: parent.test as Node, polarity: 'neg' };
+      if (node === parent.consequent) return { test: parent.test, polarity: 'pos' };
+      if (node === parent.alternate) return { test: parent.test, polarity: 'neg' };
       return null;
     case 'LogicalExpression':
       if (node !== parent.right || parent.operator === '??') return null;
-      return { test: parent.left as Node, polarity: parent.operator === '&&' ? 'pos' : 'neg' };
+      return { test: parent.left, polarity: parent.operator === '&&' ? 'pos' : 'neg' };
     case 'SwitchCase':
-      return parent.test && parent.consequent[0] === node ? { test: parent.test as Node, polarity: 'pos' } : null;
+      return parent.test && parent.consequent[0] === node ? { test: parent.test, polarity: 'pos' } : null;
     default:
       return null;
   }
@@ -423,10 +455,10 @@ function inheritsState(node: Node): boolean {
 
 /** The statement a `break`/`continue` transfers to. */
 export function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement): Node | null {
-  for (let current = node.parent as Node | undefined; current; current = current.parent) {
+  for (let current: Node | undefined = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
     if (node.label) {
-      if (current.type === 'LabeledStatement' && current.label.name === node.label.name) return current.body as Node;
+      if (current.type === 'LabeledStatement' && current.label.name === node.label.name) return current.body;
     } else if (isLoop(current) || (node.type === 'BreakStatement' && current.type === 'SwitchStatement')) {
       return current;
     }
@@ -437,7 +469,7 @@ export function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStat
 /** The innermost async-iteration loop that the jump leaves (return leaves all in the function; continue to the loop itself leaves none). */
 export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | null {
   const isReturn = node.type === 'ReturnStatement';
-  for (let current = node.parent as Node | undefined; current; current = current.parent) {
+  for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
     const leaves = isReturn || node.type === 'BreakStatement' || current !== target;
     if (isAsyncLoop(current) && leaves) return current;
@@ -447,7 +479,7 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
 }
 
 /** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
-function suggestionsFor(nodes: Node[], sourceCode: Rule.RuleContext['sourceCode'], typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
+function suggestionsFor(nodes: Node[], sourceCode: SourceCode, typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
   try {
     return suggestedEdits(
       nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),

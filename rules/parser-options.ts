@@ -3,6 +3,8 @@
 // plugin itself does not use this module: in a user's ESLint or oxlint, their config chooses the parser.
 import { createRequire } from 'node:module';
 import type { Linter } from 'eslint';
+import type { ParserOptions } from '@typescript-eslint/parser';
+import { asESLintParseResult } from './eslint-types.js';
 
 type TypeScriptParserModule = typeof import('@typescript-eslint/parser');
 let loadedTypeScriptParser: TypeScriptParserModule | undefined;
@@ -14,9 +16,9 @@ let loadedTypeScriptParser: TypeScriptParserModule | undefined;
  */
 export const typeScriptParser: Linter.Parser = {
   meta: { name: '@typescript-eslint/parser (loaded on first use)' },
-  parseForESLint(text: string, options?: unknown) {
+  parseForESLint(text: string, options?: ParserOptions) {
     loadedTypeScriptParser ??= createRequire(import.meta.url)('@typescript-eslint/parser') as TypeScriptParserModule;
-    return loadedTypeScriptParser.parseForESLint(text, options as never) as unknown as Linter.ESLintParseResult;
+    return asESLintParseResult(loadedTypeScriptParser.parseForESLint(text, options));
   },
 };
 

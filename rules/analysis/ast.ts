@@ -140,7 +140,7 @@ export function walk(root: Node, visitorKeys: Record<string, readonly string[] |
     const node = stack.pop()!;
     visit(node);
     for (const key of visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
+      const child: unknown = Reflect.get(node, key);
       if (Array.isArray(child)) {
         for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
       } else if (child && typeof child === 'object' && 'type' in child) {

@@ -105,8 +105,8 @@ export class BranchTestClassifier {
   private computeFlag(variable: TSESLint.Scope.Variable): boolean {
     if (variable.defs.length !== 1) return false;
     const def = variable.defs[0]!;
-    if (def.type !== 'Variable' || (def.parent as TSESTree.VariableDeclaration).kind === 'const') return false;
-    const declarator = def.node as TSESTree.VariableDeclarator;
+    if (def.type !== 'Variable' || def.parent.kind === 'const') return false;
+    const declarator = def.node;
     if (declarator.id !== def.name || !isBooleanLiteralOrNothing(declarator.init)) return false;
     if (!matchesTerminal(variable.name, this.terminalPatterns) || exemptKind(variable.name, true) !== null) return false;
     const home = variable.scope.variableScope;
@@ -156,8 +156,8 @@ export class BranchTestClassifier {
     const eof = this.streams.eofFamily(node);
     if (eof) return { pos: { kind: 'kill', family: eof }, neg: NONE };
     if (node.type === 'BinaryExpression') {
-      const sideEof = this.streams.eofFamily(node.left as Node) ?? this.streams.eofFamily(node.right);
-      if (sideEof && isTrueLiteral(node.left as Node, node.right)) return { pos: { kind: 'kill', family: sideEof }, neg: NONE };
+      const sideEof = this.streams.eofFamily(node.left) ?? this.streams.eofFamily(node.right);
+      if (sideEof && isTrueLiteral(node.left, node.right)) return { pos: { kind: 'kill', family: sideEof }, neg: NONE };
     }
     if (node.type === 'Identifier' && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };
     const reply = this.jsonRpcReply(node);
@@ -166,8 +166,8 @@ export class BranchTestClassifier {
     if (nullOnTerminal) return { pos: NONE, neg: { kind: 'gen', label: nullOnTerminal } };
     const tokens = collectTokens(node);
     const relational = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator);
-    if (relational && (this.readsClock(node.left as Node) || this.readsClock(node.right))) return { pos: KILL_ALL, neg: NONE };
-    const comparison = relational && !isEmptinessCheck(node as TSESTree.BinaryExpression);
+    if (relational && (this.readsClock(node.left) || this.readsClock(node.right))) return { pos: KILL_ALL, neg: NONE };
+    const comparison = relational && !isEmptinessCheck(node);
     // `record.status === 'completed'` is about the value compared, not an HTTP status check.
     const comparesString = node.type === 'BinaryExpression' && EQUALITY.has(node.operator) && [node.left, node.right].some(isStringLiteral);
     let kind: ExemptKind = null;
@@ -206,13 +206,13 @@ export class BranchTestClassifier {
   private readsClock(expression: Node): boolean {
     const node = unwrap(expression);
     if (!node) return false;
-    if (node.type === 'BinaryExpression') return this.readsClock(node.left as Node) || this.readsClock(node.right);
+    if (node.type === 'BinaryExpression') return this.readsClock(node.left) || this.readsClock(node.right);
     if (node.type === 'CallExpression') return isClockCall(node);
     if (node.type === 'Identifier') {
       const variable = this.streams.variableOf(node);
       const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
       if (def?.type !== 'Variable') return false;
-      const init = unwrap((def.node as TSESTree.VariableDeclarator).init);
+      const init = unwrap(def.node.init);
       return init?.type === 'CallExpression' && isClockCall(init);
     }
     return false;
@@ -229,8 +229,8 @@ export class BranchTestClassifier {
       const variable = this.streams.variableOf(value);
       if (!variable || variable.defs.length !== 1 || variable.references.some((reference) => reference.isWrite() && !reference.init)) return null;
       const def = variable.defs[0]!;
-      if (def.type !== 'Variable' || (def.node as TSESTree.VariableDeclarator).id !== def.name) return null;
-      value = unwrap((def.node as TSESTree.VariableDeclarator).init);
+      if (def.type !== 'Variable' || def.node.id !== def.name) return null;
+      value = unwrap(def.node.init);
     }
     if (value?.type !== 'CallExpression') return null;
     const fn = calledFunction(value, this.streams);
@@ -267,7 +267,7 @@ function isStringLiteral(node: Node): boolean {
 /** The side compared with `null`/`undefined`/`void 0`, if one side is such. */
 function nullComparedSide(node: TSESTree.BinaryExpression): Node | null {
   if (node.left.type !== 'PrivateIdentifier' && isNullish(node.right)) return node.left;
-  if (isNullish(node.left as Node)) return node.right;
+  if (isNullish(node.left)) return node.right;
   return null;
 }
 
@@ -321,7 +321,7 @@ function collectTokens(root: Node): string[] {
         return;
       case 'TemplateLiteral':
         for (const quasi of node.quasis) tokens.push(quasi.value.cooked ?? quasi.value.raw);
-        node.expressions.forEach((expression) => visit(expression as Node));
+        node.expressions.forEach((expression) => visit(expression));
         return;
       case 'MemberExpression':
         visit(node.object);
@@ -333,12 +333,12 @@ function collectTokens(root: Node): string[] {
         if (name) tokens.push(name);
         const callee = unwrap(node.callee);
         if (callee?.type === 'MemberExpression') visit(callee.object);
-        node.arguments.forEach((argument) => visit(argument as Node));
+        node.arguments.forEach((argument) => visit(argument));
         return;
       }
       case 'BinaryExpression':
       case 'LogicalExpression':
-        visit(node.left as Node);
+        visit(node.left);
         visit(node.right);
         return;
       case 'UnaryExpression':
@@ -347,7 +347,7 @@ function collectTokens(root: Node): string[] {
         visit(node.argument);
         return;
       case 'AssignmentExpression':
-        visit(node.left as Node);
+        visit(node.left);
         visit(node.right);
         return;
       case 'ChainExpression':

@@ -1,4 +1,3 @@
-import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, holderKeyName, isFunction, propertyName, unwrap, type Node } from './ast.js';
 
 const ITERATOR_STOP_MEMBERS = new Set(['return', 'throw', 'cancel']);
@@ -23,7 +22,7 @@ export function isLexicallyExempt(close: Node): boolean {
 
 function isBranchBody(node: Node, parent: Node): boolean {
   if (parent.type === 'IfStatement') return node === parent.consequent || node === parent.alternate;
-  return parent.type === 'SwitchCase' && parent.consequent.includes(node as TSESTree.Statement);
+  return parent.type === 'SwitchCase' && parent.consequent.some((statement) => statement === node);
 }
 
 function endsInThrow(node: Node): boolean {
@@ -45,14 +44,14 @@ function isExemptFunction(fn: Node): boolean {
     const name = propertyName(parent.left);
     return name !== null && HANDLER_PROPERTIES.has(name.toLowerCase());
   }
-  if (parent?.type !== 'CallExpression' || !parent.arguments.includes(fn as TSESTree.CallExpressionArgument)) return false;
+  if (parent?.type !== 'CallExpression' || !parent.arguments.some((argument) => argument === fn)) return false;
   const name = calleeName(parent.callee);
   if (!name) return false;
   if (TIMER_CALLS.has(name)) return true;
   if (name === 'catch') return true;
   if (name === 'then') return parent.arguments[1] === fn;
   if (LISTENER_METHODS.has(name)) {
-    const event = unwrap(parent.arguments[0] as Node | undefined);
+    const event = unwrap(parent.arguments[0]);
     return event?.type === 'Literal' && typeof event.value === 'string' && EXEMPT_EVENTS.has(event.value);
   }
   return false;

@@ -1,9 +1,9 @@
-import type { Rule } from 'eslint';
+import type { TSESLint } from '@typescript-eslint/utils';
 import type { Effect } from './branch-tests.js';
 import type { Family } from './streams.js';
 
-type Segment = Rule.CodePathSegment;
-type CodePath = Rule.CodePath;
+type Segment = TSESLint.CodePathSegment;
+type CodePath = TSESLint.CodePath;
 
 /** "A terminal event was seen on some path here and EOF has not been reached since" — for every family not in `eofed`. */
 export interface Pending {

@@ -32,9 +32,9 @@ export function calledFunction(call: TSESTree.CallExpression, streams: StreamRes
   }
   if (callee?.type === 'Identifier') {
     const def = streams.variableOf(callee)?.defs[0];
-    if (def?.type === 'FunctionName') return def.node as Node;
+    if (def?.type === 'FunctionName') return def.node;
     if (def?.type === 'Variable') {
-      const init = unwrap((def.node as TSESTree.VariableDeclarator).init);
+      const init = unwrap(def.node.init);
       if (init && isFunction(init)) return init;
     }
   }

@@ -148,7 +148,7 @@ export class StreamResolver {
     const variable = this.resolve(node);
     const def = variable?.defs[0];
     if (!def || def.type !== 'Parameter') return null;
-    const fn = def.node as Node;
+    const fn: Node = def.node;
     const holder = fn.parent?.type === 'Property' ? fn.parent : null;
     const object = holder?.parent;
     const construct = object?.parent;
@@ -160,7 +160,7 @@ export class StreamResolver {
 
   private pipedFrom(transform: Node): Family | null {
     const parent = transform.parent;
-    if (parent?.type === 'CallExpression' && parent.arguments.includes(transform as TSESTree.CallExpressionArgument)) {
+    if (parent?.type === 'CallExpression' && parent.arguments.some((argument) => argument === transform)) {
       const callee = unwrap(parent.callee);
       if (callee?.type === 'MemberExpression' && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
     }
@@ -168,7 +168,7 @@ export class StreamResolver {
       const variable = this.resolve(parent.id);
       for (const reference of variable?.references ?? []) {
         if (reference.init || !reference.isRead()) continue;
-        const family = this.pipedFrom(reference.identifier as Node);
+        const family = this.pipedFrom(reference.identifier);
         if (family) return family;
       }
     }
@@ -219,7 +219,7 @@ export class StreamResolver {
     const callee = unwrap(node.callee);
     if (callee?.type === 'MemberExpression') {
       const method = propertyName(callee);
-      if (callee.computed && isAsyncIteratorKey(callee.property as Node)) return this.familyOf(callee.object);
+      if (callee.computed && isAsyncIteratorKey(callee.property)) return this.familyOf(callee.object);
       if (method && DERIVING_METHODS.has(method)) return this.familyOf(callee.object);
       if (method && NOT_A_STREAM_METHODS.has(method)) return null;
     }
@@ -271,14 +271,14 @@ export class StreamResolver {
       const name = def.name as TSESTree.Identifier;
       if (hasStreamTypeAnnotation(name)) return variable;
       if (def.type === 'Variable') {
-        const declarator = def.node as TSESTree.VariableDeclarator;
+        const declarator = def.node;
         if (declarator.init && isNewAbortController(declarator.init)) {
           return this.requestUsingSignalOf(variable);
         }
         const family = declarator.id === name ? this.familyOf(declarator.init) : this.familyFromPattern(name, declarator.init);
         if (family) return family;
       } else if (def.type === 'Parameter') {
-        const family = this.familyOfCallbackParameter(def.node as Node, name);
+        const family = this.familyOfCallbackParameter(def.node, name);
         if (family) return family;
       }
     }
@@ -287,17 +287,17 @@ export class StreamResolver {
       const target = reference.identifier as Node;
       const family =
         target.parent?.type === 'AssignmentExpression' && target.parent.left === target
-          ? isNewAbortController(reference.writeExpr as Node)
+          ? isNewAbortController(reference.writeExpr)
             ? this.requestUsingSignalOf(variable)
-            : this.familyOf(reference.writeExpr as Node)
-          : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr as Node);
+            : this.familyOf(reference.writeExpr)
+          : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr);
       if (family) return family;
     }
     if (isResponseName(variable.name)) return variable;
     // A body-named local is what it was set to; only a parameter's origin is unknown.
     if (this.options.bodyNames && isBodyName(variable.name) && variable.defs.every((def) => def.type === 'Parameter')) return variable;
     const def = variable.defs[0];
-    if (def && this.options.typeOracle?.isResponseStream(def.name as Node) === true) return variable;
+    if (def && this.options.typeOracle?.isResponseStream(def.name) === true) return variable;
     return null;
   }
 
@@ -315,7 +315,7 @@ export class StreamResolver {
     if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return null;
     if (fn.params[0] !== name) return null;
     const call = fn.parent;
-    if (call?.type !== 'CallExpression' || !call.arguments.includes(fn as TSESTree.CallExpressionArgument)) return null;
+    if (call?.type !== 'CallExpression' || !call.arguments.includes(fn)) return null;
     const callee = unwrap(call.callee);
     if (callee?.type !== 'MemberExpression') return null;
     const method = propertyName(callee);
@@ -353,7 +353,7 @@ export class StreamResolver {
           continue;
         case 'CallExpression':
         case 'NewExpression':
-          if (!parent.arguments.includes(node as TSESTree.CallExpressionArgument)) return null;
+          if (!parent.arguments.some((argument) => argument === node)) return null;
           if (parent.type === 'CallExpression' && this.isRequestCall(parent)) return parent;
           continue;
         case 'VariableDeclarator': {
@@ -361,7 +361,7 @@ export class StreamResolver {
           const variable = this.resolve(parent.id);
           for (const reference of variable?.references ?? []) {
             if (reference.init) continue;
-            const request = this.requestReceiving(reference.identifier as Node, depth - 1);
+            const request = this.requestReceiving(reference.identifier, depth - 1);
             if (request) return request;
           }
           return null;
@@ -376,7 +376,7 @@ export class StreamResolver {
   /** The family of `this.<field>` in a class: its type annotation or the values assigned to it (each field resolved on demand). */
   private classFieldFamily(classNode: Node, field: string): Family | null {
     let fields = this.classFields.get(classNode);
-    if (!fields) this.classFields.set(classNode, (fields = new Map()));
+    if (!fields) this.classFields.set(classNode, (fields = new Map<string, Family | null>()));
     if (fields.has(field)) return fields.get(field)!;
     fields.set(field, null);
     const family = this.computeClassField(this.classMembers.members(classNode), field);
@@ -388,12 +388,12 @@ export class StreamResolver {
     for (const definition of members.definitions) {
       if ((definition.key as TSESTree.Identifier).name !== field) continue;
       if (hasStreamTypeAnnotation(definition)) return `field:${field}`;
-      const family = definition.value ? this.familyOfFieldValue(members, field, definition.value as Node) : null;
+      const family = definition.value ? this.familyOfFieldValue(members, field, definition.value) : null;
       if (family) return family;
     }
     for (const { parameter } of members.parameters) {
       if ((parameter as TSESTree.Identifier).name !== field) continue;
-      if (hasStreamTypeAnnotation(parameter as TSESTree.Identifier) || this.isStreamName(field)) return `field:${field}`;
+      if (hasStreamTypeAnnotation(parameter) || this.isStreamName(field)) return `field:${field}`;
     }
     for (const [name, value] of members.assignments) {
       if (name !== field) continue;
@@ -420,13 +420,13 @@ export class StreamResolver {
   private readResultVariableFamily(variable: Variable): Family | null {
     for (const def of variable.defs) {
       if (def.type === 'Variable') {
-        const declarator = def.node as TSESTree.VariableDeclarator;
+        const declarator = def.node;
         if (declarator.id !== def.name) continue;
         const family = this.readResultFamily(declarator.init);
         if (family) return family;
       }
       if (def.type === 'Parameter') {
-        const fn = def.node as Node;
+        const fn: Node = def.node;
         if (!('params' in fn) || fn.params[0] !== def.name) continue;
         const family = this.readCallbackFamily(fn);
         if (family) return family;
@@ -436,7 +436,7 @@ export class StreamResolver {
       if (!reference.writeExpr || reference.init) continue;
       const target = reference.identifier as Node;
       if (target.parent?.type !== 'AssignmentExpression' || target.parent.left !== target) continue;
-      const family = this.readResultFamily(reference.writeExpr as Node);
+      const family = this.readResultFamily(reference.writeExpr);
       if (family) return family;
     }
     return null;
@@ -458,10 +458,10 @@ export class StreamResolver {
     for (const def of variable.defs) {
       const name = def.name as TSESTree.Identifier;
       if (def.type === 'Variable') {
-        const declarator = def.node as TSESTree.VariableDeclarator;
+        const declarator = def.node;
         family = declarator.id === name ? this.eofFamily(declarator.init) : this.doneFromPattern(name, declarator.init);
       } else if (def.type === 'Parameter' && isDoneProperty(name)) {
-        family = this.readCallbackFamily(def.node as Node);
+        family = this.readCallbackFamily(def.node);
       }
       if (family) break;
     }
@@ -471,8 +471,8 @@ export class StreamResolver {
         const target = reference.identifier as Node;
         family =
           target.parent?.type === 'AssignmentExpression' && target.parent.left === target
-            ? this.eofFamily(reference.writeExpr as Node)
-            : this.doneFromPattern(target as TSESTree.Identifier, reference.writeExpr as Node);
+            ? this.eofFamily(reference.writeExpr)
+            : this.doneFromPattern(target as TSESTree.Identifier, reference.writeExpr);
         if (family) break;
       }
     }
@@ -514,7 +514,7 @@ function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[]
       if (name && words(name).includes('decode')) return true;
     }
     for (const key of visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
+      const child: unknown = Reflect.get(node, key);
       if (Array.isArray(child)) {
         for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
       } else if (child && typeof child === 'object' && 'type' in child) {

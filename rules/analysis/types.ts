@@ -29,7 +29,7 @@ interface TsChecker {
   getNonNullableType(type: TsType): TsType;
   getBaseTypes(type: TsType): TsType[];
 }
-interface TypedServices {
+export interface TypedServices {
   program?: { getTypeChecker(): TsChecker; isSourceFileDefaultLibrary(file: TsSourceFile): boolean } | null;
   esTreeNodeToTSNodeMap?: { get(node: unknown): unknown };
 }
@@ -56,10 +56,10 @@ const OUTGOING_TYPES = new Set(['OutgoingMessage', 'ServerResponse', 'Writable']
  */
 const STREAM_TYPE_ORIGIN = /[\\/]node_modules[\\/](?:@types[\\/]node|undici-types|undici|node-fetch)[\\/]/;
 
-export function makeTypeOracle(services: unknown): TypeOracle | undefined {
-  const typed = services as TypedServices | undefined;
-  const program = typed?.program;
-  const nodeMap = typed?.esTreeNodeToTSNodeMap;
+/** `services`: the parser services of the file (typescript-eslint's, with a program when it has type information). */
+export function makeTypeOracle(services: TypedServices | undefined): TypeOracle | undefined {
+  const program = services?.program;
+  const nodeMap = services?.esTreeNodeToTSNodeMap;
   if (!program || !nodeMap) return undefined;
   const checker = program.getTypeChecker();
 

@@ -9,6 +9,7 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
+import { asESLintRule } from '../../rules/eslint-types.js';
 
 const docsPath = fileURLToPath(new URL('../../docs/rules/no-early-stream-close.md', import.meta.url));
 
@@ -58,7 +59,7 @@ export function lintExample(block: ExampleBlock): Linter.LintMessage[] {
     [
       {
         files: ['**/*.ts', '**/*.js'],
-        plugins: { drainguard: { rules: { 'no-early-stream-close': rule } } },
+        plugins: { drainguard: { rules: { 'no-early-stream-close': asESLintRule(rule) } } },
         rules: { 'drainguard/no-early-stream-close': block.options ? ['error', block.options] : 'error' },
         languageOptions: block.language === 'ts' ? { parser: tsParser, sourceType: 'module' } : { ecmaVersion: 'latest', sourceType: 'module' },
       },
@@ -79,9 +80,15 @@ describe('docs/rules/no-early-stream-close.md', () => {
 
   it('documents every option with its default', () => {
     for (const option of ['terminalPatterns', 'closeMethods', 'useTypes']) expect(markdown).toContain(`### \`${option}\``);
-    const schema = (rule.meta?.defaultOptions?.[0] ?? {}) as { closeMethods: string[]; terminalPatterns: string[] };
-    for (const method of schema.closeMethods) expect(markdown).toContain(`'${method}'`);
-    for (const pattern of schema.terminalPatterns) expect(markdown).toContain(JSON.stringify(pattern).slice(1, -1).replace(/"/g, '\\"'));
+    const { closeMethods = [], terminalPatterns = [] } = rule.meta.defaultOptions?.[0] ?? {};
+    expect(closeMethods.length).toBeGreaterThan(0);
+    expect(terminalPatterns.length).toBeGreaterThan(0);
+    for (const method of closeMethods) expect(markdown).toContain(`'${method}'`);
+    for (const pattern of terminalPatterns) expect(markdown).toContain(JSON.stringify(pattern).slice(1, -1).replace(/"/g, '\\"'));
+  });
+
+  it("is the page the rule's docs URL points at", () => {
+    expect(rule.meta.docs?.url).toBe('https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md');
   });
 
   for (const block of examples) {

@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLOSE_METHODS } from '../../rules/analysis/prefilter.js';
 import rule from '../../rules/no-early-stream-close.js';
+import { asESLintRule } from '../../rules/eslint-types.js';
 
 interface Context {
   loop: boolean;
@@ -162,7 +163,7 @@ const options = fc.record(
   { requiredKeys: [] },
 );
 
-const plugin = { rules: { 'no-early-stream-close': rule } };
+const plugin = { rules: { 'no-early-stream-close': asESLintRule(rule) } };
 
 function lint(code: string, language: 'js' | 'ts', ruleOptions: Record<string, unknown>): Linter.LintMessage[] {
   return new Linter().verify(

@@ -4,6 +4,7 @@ import { RuleTester } from '@typescript-eslint/rule-tester';
 import { Linter, RuleTester as EslintRuleTester } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import rule from '../../rules/no-early-stream-close.js';
+import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
 import { withSuggestions } from './suggestions.js';
@@ -18,7 +19,7 @@ EslintRuleTester.itOnly = it.only;
 // typescript-eslint's RuleTester hooks are set in test/setup/rule-tester.ts; afterAll is repeated for clarity.
 RuleTester.afterAll = afterAll;
 
-const anyRule = rule as never;
+const eslintRule = asESLintRule(rule);
 
 const toTs = (testCase: InvalidCase | ValidCase) => ({
   name: testCase.name,
@@ -33,7 +34,7 @@ const toTs = (testCase: InvalidCase | ValidCase) => ({
 describe('@typescript-eslint/parser, syntax only', () => {
 new RuleTester({
   languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } },
-}).run('no-early-stream-close', anyRule, {
+}).run('no-early-stream-close', rule, {
   valid: [
     ...valid.map(toTs),
     {
@@ -92,7 +93,7 @@ const jsInvalid = invalid.filter((testCase) => testCase.js);
 const jsValid = valid.filter((testCase) => testCase.js);
 
 describe('espree (ESLint RuleTester)', () => {
-new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', rule, {
+new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', eslintRule, {
   valid: jsValid.map(toJs),
   invalid: [
     ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: withSuggestions(testCase, 'case.js') })),
@@ -192,7 +193,7 @@ new RuleTester({
       tsconfigRootDir: typedRoot,
     },
   },
-}).run('no-early-stream-close', anyRule, {
+}).run('no-early-stream-close', rule, {
   valid: typedValid.map(toTs),
   invalid: typedInvalid.map((testCase) => ({
     ...toTs(testCase),
@@ -205,7 +206,7 @@ new RuleTester({
 // 4. A few direct Linter checks: one report per close site, stable across runs, many sites.
 // ---------------------------------------------------------------------------------------------
 describe('no-early-stream-close (Linter)', () => {
-  const config = [{ plugins: { drainguard: { rules: { 'no-early-stream-close': rule } } }, rules: { 'drainguard/no-early-stream-close': 'error' as const } }];
+  const config = [{ plugins: { drainguard: { rules: { 'no-early-stream-close': eslintRule } } }, rules: { 'drainguard/no-early-stream-close': 'error' as const } }];
 
   it('reports each close site once even when it is reached from several completion branches', () => {
     const code = src(`

@@ -3,7 +3,7 @@ import rule from '../../rules/no-early-stream-close.js';
 import { helperText } from '../../codemods/helpers.js';
 
 const ruleTester = new RuleTester();
-ruleTester.run('no-early-stream-close (smoke)', rule as never, {
+ruleTester.run('no-early-stream-close (smoke)', rule, {
   valid: ['async function f(url) { const res = await fetch(url); await res.text(); }'],
   invalid: [
     {

@@ -1,0 +1,27 @@
+import type { Linter, Rule, SourceCode } from 'eslint';
+import type { TSESLint } from '@typescript-eslint/utils';
+import type { parseForESLint } from '@typescript-eslint/parser';
+
+/*
+ * ESLint and typescript-eslint describe the same runtime objects with two sets of types: ESLint's use ESTree nodes
+ * and its own context, typescript-eslint's use TSESTree nodes (typed by the AST_NODE_TYPES enum) and a context that
+ * still lists the legacy methods. Neither set is assignable to the other, although ESLint hands a rule exactly the
+ * objects its typescript-eslint types describe. The rule and the analysis are written against typescript-eslint's
+ * types; these functions are the one place where the two meet (the plugin object, the CLI's ESLint setup, the
+ * codemod's Linter run, the lazily loaded TypeScript parser, tests that hand the rule to ESLint).
+ */
+
+/** The typed rule module as ESLint's `Rule.RuleModule` (for plugin objects and ESLint's `Linter`/`RuleTester`). */
+export function asESLintRule<MessageIds extends string, Options extends readonly unknown[]>(rule: TSESLint.RuleModule<MessageIds, Options>): Rule.RuleModule {
+  return rule as unknown as Rule.RuleModule;
+}
+
+/** ESLint's `SourceCode` of a file the rule ran on, typed with TSESTree nodes as the analysis and the codemod read it. */
+export function asTypedSourceCode(sourceCode: SourceCode): TSESLint.SourceCode {
+  return sourceCode as unknown as TSESLint.SourceCode;
+}
+
+/** What @typescript-eslint/parser returns (a TSESTree program), as ESLint's parser interface declares it. */
+export function asESLintParseResult(result: ReturnType<typeof parseForESLint>): Linter.ESLintParseResult {
+  return result as unknown as Linter.ESLintParseResult;
+}
