@@ -8,7 +8,7 @@ import type { DataHandlerPlan } from './plan-data-handler.js';
 export const DEFAULT_DRAIN_TIMEOUT_MS = 1000;
 
 function range(node: Node): [number, number] {
-  return node.range as [number, number];
+  return node.range;
 }
 
 /** Collects the edits of every plan of a file, the helper names they share, and the helpers to append. */
@@ -43,7 +43,7 @@ export class EditBuilder {
       // Only the success path drains: a failure closes at once, as before, and is rethrown.
       const block = plan.finallyOf.block as Node;
       const tryIndent = indentAt(text, range(plan.finallyOf)[0]);
-      const errorName = this.freshLocal(plan.finallyOf as Node, 'error');
+      const errorName = this.freshLocal(plan.finallyOf, 'error');
       const at = range(block)[1];
       const catchText = lines(layout, tryIndent, [
         ` catch (${errorName}) {`,
@@ -69,7 +69,7 @@ export class EditBuilder {
     const holder = loop.parent?.type === 'LabeledStatement' ? (loop.parent as Node) : (loop as Node);
     const holderStart = range(holder)[0];
     const indent = indentAt(text, holderStart);
-    const name = this.freshLocal(loop as Node, 'events');
+    const name = this.freshLocal(loop, 'events');
     const helper = this.helper('loop');
     const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
     let source = this.sourceCode.getText(loop.right);
@@ -77,16 +77,16 @@ export class EditBuilder {
     let bodyReader = '';
     if (plan.tap) {
       // The parser reads a stand-in; the helper keeps the reader of the real body for the drain.
-      const tapped = this.freshLocal(loop as Node, 'tapped');
+      const tapped = this.freshLocal(loop, 'tapped');
       const [tapStart, tapEnd] = range(plan.tap);
-      const rightStart = range(loop.right as Node)[0];
+      const rightStart = range(loop.right)[0];
       source = `${source.slice(0, tapStart - rightStart)}${tapped}.standIn${source.slice(tapEnd - rightStart)}`;
       declarations = `const ${tapped} = ${this.helper('tap')}(${this.sourceCode.getText(plan.tap)})${s}${layout.eol}${indent}`;
       bodyReader = `${plan.stop === null ? ', undefined' : ''}, ${tapped}.reader`;
     }
     const declaration = `const ${name} = ${helper}(${source}, ${this.budget}${stop}${bodyReader})${s}`;
     this.changes.push({ start: holderStart, end: holderStart, text: `${declarations}${declaration}${layout.eol}${indent}` });
-    const [rightStart, rightEnd] = range(loop.right as Node);
+    const [rightStart, rightEnd] = range(loop.right);
     this.changes.push({ start: rightStart, end: rightEnd, text: name });
 
     const handOff = `${name}.${HAND_OFF_METHOD}()${s}`;
@@ -147,7 +147,7 @@ export class EditBuilder {
   private namesUsedIn(fn: Node | null): Set<string> {
     const names = new Set<string>();
     const root = fn ?? this.sourceCode.ast;
-    walk(root, this.sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
+    walk(root, this.sourceCode.visitorKeys, (node) => {
       if (node.type !== 'Identifier') return;
       const parent = node.parent;
       if (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
@@ -180,6 +180,6 @@ function previousStatement(statement: Node): Node | null {
   const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
   if (!list) return null;
   const index = (list as Node[]).indexOf(statement);
-  return index > 0 ? (list[index - 1] as Node) : null;
+  return index > 0 ? list[index - 1] : null;
 }
 

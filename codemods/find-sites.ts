@@ -93,5 +93,5 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
     sites.push({ node: jump, messageId: 'implicitClose', line: jump.loc.start.line, column: jump.loc.start.column + 1, streams: site.streams, partOf: site });
   }
   sites.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { sites, sourceCode: asTypedSourceCode(linter.getSourceCode()!), parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
+  return { sites, sourceCode: asTypedSourceCode(linter.getSourceCode()), parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
 }

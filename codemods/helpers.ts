@@ -230,7 +230,7 @@ export function helperText(kind: HelperKind, name: string, layout: Layout): stri
     .replace('NAME', name)
     .split('\n')
     .map((line) => {
-      const indent = /^( *)/.exec(line)![1]!;
+      const indent = /^( *)/.exec(line)![1];
       const laidOut = line.startsWith(' *') || line.startsWith(' */') ? line : layout.unit.repeat(indent.length / 2) + line.slice(indent.length);
       return layout.semi ? laidOut : laidOut.replace(/;$/, '');
     })

@@ -21,7 +21,7 @@ function detectIndentUnit(text: string): string {
   let tabs = 0;
   let smallest = Infinity;
   for (const match of text.matchAll(/^([ \t]+)\S/gm)) {
-    const indent = match[1]!;
+    const indent = match[1];
     if (indent.startsWith('\t')) tabs++;
     else if (indent.length < smallest && indent.length >= 2) smallest = indent.length;
   }

@@ -49,11 +49,11 @@ export function planDataHandler(
   const manual = (reason: string) => ({ kind: 'manual' as const, site, reason });
   const call = dataHandlerCall(handler)!;
   const callee = unwrap(call.callee);
-  const stream = callee?.type === 'MemberExpression' ? unwrap(callee.object as Node) : null;
+  const stream = callee?.type === 'MemberExpression' ? unwrap(callee.object) : null;
   if (stream && isBuilt(stream)) return manual(DATA_HANDLER_DERIVED_REASON);
   if (!stream || !isPath(stream)) return manual(DATA_HANDLER_RECEIVER_REASON);
   if (!statement) return manual(DATA_HANDLER_NOT_A_STATEMENT_REASON);
-  const close = unwrap(site.node as Node);
+  const close = unwrap(site.node);
   const closeCallee = close?.type === 'CallExpression' ? unwrap(close.callee) : null;
   const receiver = closeCallee?.type === 'MemberExpression' ? (closeCallee.object as Node) : null;
   if (!receiver) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
@@ -69,14 +69,14 @@ export function planDataHandler(
 function isPath(node: Node): boolean {
   if (node.type === 'Identifier' || node.type === 'ThisExpression') return true;
   if (node.type !== 'MemberExpression' || node.computed) return false;
-  const object = unwrap(node.object as Node);
+  const object = unwrap(node.object);
   return object !== null && object !== undefined && isPath(object);
 }
 
 /** A stream made by a call that is not awaited (`x.pipe(parser)`, `open(res)`, `new Parser(res)`): not the response itself. */
 function isBuilt(node: Node | null | undefined): boolean {
   let current = node ?? null;
-  while (current?.type === 'TSAsExpression' || current?.type === 'TSNonNullExpression' || current?.type === 'TSSatisfiesExpression') current = current.expression as Node;
+  while (current?.type === 'TSAsExpression' || current?.type === 'TSNonNullExpression' || current?.type === 'TSSatisfiesExpression') current = current.expression;
   return current?.type === 'CallExpression' || current?.type === 'NewExpression';
 }
 
@@ -87,7 +87,7 @@ function isDerivedVariable(stream: Node, sourceCode: SourceCode): boolean {
     const variable = scope.set.get(stream.name);
     if (!variable) continue;
     const definition = variable.defs[0]?.node;
-    return definition?.type === 'VariableDeclarator' && (definition as TSESTree.VariableDeclarator).id.type === 'Identifier' && isBuilt((definition as TSESTree.VariableDeclarator).init as Node | null);
+    return definition?.type === 'VariableDeclarator' && definition.id.type === 'Identifier' && isBuilt(definition.init);
   }
   return false;
 }

@@ -102,8 +102,8 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
         continue;
       }
       const family = method === 'terminate' ? streams.transformControllerFamily(callee.object) : streams.familyOf(callee.object);
-      const loop = family ? enclosingAsyncLoopOf(node, callee.object as Node, family, streams, sourceCode) : null;
-      const reader = family && fn ? findReaderInHand(node, callee.object as Node, family, fn, streams, sourceCode) : null;
+      const loop = family ? enclosingAsyncLoopOf(node, callee.object, family, streams, sourceCode) : null;
+      const reader = family && fn ? findReaderInHand(node, callee.object, family, fn, streams, sourceCode) : null;
       if (reader && !(loop && reader.method === 'next')) {
         if (reader.method === 'next') {
           manual(site, NOTHING_ENDS_DRAIN_REASON);
@@ -188,7 +188,7 @@ function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): Strea
   if (fromRule) return fromRule;
   return new StreamResolver({
     getScope: (node) => sourceCode.getScope(node),
-    visitorKeys: sourceCode.visitorKeys as Record<string, readonly string[]>,
+    visitorKeys: sourceCode.visitorKeys,
   });
 }
 
@@ -203,7 +203,7 @@ function tappableArgument(loop: TSESTree.ForOfStatement, sourceCode: SourceCode)
   const right = unwrap(loop.right);
   if (right?.type !== 'CallExpression' && right?.type !== 'NewExpression') return null;
   for (const argument of right.arguments) {
-    if (argument.type !== 'SpreadElement' && webBodyKind(argument as Node, sourceCode)) return argument as Node;
+    if (argument.type !== 'SpreadElement' && webBodyKind(argument, sourceCode)) return argument;
   }
   return null;
 }
@@ -214,7 +214,7 @@ function loopProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
     if (isFunction(current)) return 'the close is in a nested function';
   }
   const holder = loop.parent?.type === 'LabeledStatement' ? loop.parent : loop;
-  if (!isStatementListItem(holder as Node)) return 'the `for await` is not in a block of statements, so the drainable iterator cannot be declared before it';
+  if (!isStatementListItem(holder)) return 'the `for await` is not in a block of statements, so the drainable iterator cannot be declared before it';
   return null;
 }
 
@@ -265,7 +265,7 @@ function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode
   if (next?.type === 'BreakStatement' && readingLoops.length > 0) {
     const target = jumpTarget(next);
     if (target && target === readingLoops[readingLoops.length - 1]) return afterIsFree(target, readPattern, fn, sourceCode);
-    if (target && readingLoops.includes(target)) return afterIsFree(readingLoops[readingLoops.length - 1]!, readPattern, fn, sourceCode);
+    if (target && readingLoops.includes(target)) return afterIsFree(readingLoops[readingLoops.length - 1], readPattern, fn, sourceCode);
   }
   if (readingLoops.length > 0) return false;
   return afterIsFree(statement, readPattern, fn, sourceCode);
@@ -290,8 +290,8 @@ function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): b
 }
 
 function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCode: SourceCode): boolean {
-  const end = (node.range as [number, number])[1];
-  const fnEnd = fn ? (fn.range as [number, number])[1] : sourceCode.text.length;
+  const end = (node.range)[1];
+  const fnEnd = fn ? (fn.range)[1] : sourceCode.text.length;
   return !readPattern.test(sourceCode.text.slice(end, fnEnd));
 }
 
@@ -300,7 +300,7 @@ function nextStatement(statement: Node): Node | null {
   const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
   if (!list) return null;
   const index = (list as Node[]).indexOf(statement);
-  return (list[index + 1] as Node | undefined) ?? null;
+  return (list[index + 1]) ?? null;
 }
 
 /** The expression statement that is just the close (`await x.cancel()`, `x.cancel().catch(…)`, `void x.abort()`). */
@@ -337,7 +337,7 @@ function findReaderInHand(
   const receiverText = sourceCode.getText(receiver).replace(/[!?]+$/, '');
   const searchRoot = unwrap(receiver)?.type === 'MemberExpression' ? enclosingClassOrSelf(fn) : fn;
   let best: { text: string; node: Node; method: 'read' | 'next' } | null = null;
-  walk(searchRoot, sourceCode.visitorKeys as Record<string, readonly string[]>, (node) => {
+  walk(searchRoot, sourceCode.visitorKeys, (node) => {
     if (node.type !== 'CallExpression' || node.arguments.length > 0) return;
     const callee = unwrap(node.callee);
     if (callee?.type !== 'MemberExpression') return;
@@ -357,7 +357,7 @@ function findReaderInHand(
 }
 
 function enclosingClassOrSelf(fn: Node): Node {
-  for (let current = fn.parent; current; current = current.parent) if (current.type === 'ClassBody') return current as Node;
+  for (let current = fn.parent; current; current = current.parent) if (current.type === 'ClassBody') return current;
   return fn;
 }
 
@@ -396,7 +396,7 @@ function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, stream
   for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
     if (current.type !== 'ForOfStatement' || !current.await) continue;
-    if (streams.familyOf(current.right) === family || derivedFromReceiver(current.right as Node)) return current;
+    if (streams.familyOf(current.right) === family || derivedFromReceiver(current.right)) return current;
   }
   return null;
 }
@@ -417,17 +417,17 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
     const target = unwrap(node);
     if (target?.type === 'Identifier') return inScopeAt(target, loop, sourceCode);
     if (target?.type !== 'MemberExpression' || target.computed) return false;
-    return unwrap(target.object)?.type === 'ThisExpression' || usable(target.object as Node);
+    return unwrap(target.object)?.type === 'ThisExpression' || usable(target.object);
   };
   const fromArgument = (argument: Node): string | null => {
     const value = unwrap(argument);
     if (!value) return null;
     if ((value.type === 'Identifier' || value.type === 'MemberExpression') && CONTROLLER_NAME.test(text(value)) && usable(value)) return text(value);
-    if (value.type === 'MemberExpression' && propertyName(value) === 'signal' && usable(value.object as Node)) return text(value.object as Node);
+    if (value.type === 'MemberExpression' && propertyName(value) === 'signal' && usable(value.object)) return text(value.object);
     if (value.type === 'ObjectExpression') {
       for (const property of value.properties) {
         if (property.type !== 'Property') continue;
-        const found = fromArgument(property.value as Node);
+        const found = fromArgument(property.value);
         if (found) return found;
       }
     }
@@ -436,7 +436,7 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
   const iterated = unwrap(loop.right);
   if (iterated?.type === 'CallExpression') {
     for (const argument of iterated.arguments) {
-      const found = fromArgument(argument as Node);
+      const found = fromArgument(argument);
       if (found) return found;
     }
   }

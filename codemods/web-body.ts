@@ -20,20 +20,20 @@ interface ScopeLike {
 export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response' | 'body' | null {
   const node = expression.type === 'TSNonNullExpression' ? (expression.expression as Node) : expression;
   if (node.type === 'MemberExpression' && !node.computed && propertyName(node) === 'body') {
-    return webBodyKind(node.object as Node, sourceCode) === 'response' ? 'body' : null;
+    return webBodyKind(node.object, sourceCode) === 'response' ? 'body' : null;
   }
   if (node.type !== 'Identifier') return null;
   const variable = lookup(node.name, node, sourceCode);
   if (!variable || variable.defs.length !== 1) return null;
   if (variable.references.some((reference) => reference.writeExpr && !reference.init)) return null;
-  const def = variable.defs[0]!;
+  const def = variable.defs[0];
   const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
   if (def.type !== 'Variable') return null;
   const init = (def.node as TSESTree.VariableDeclarator).init as Node | null;
-  if (!init || def.node.type !== 'VariableDeclarator' || (def.node as TSESTree.VariableDeclarator).id !== def.name) return null;
+  if (!init || def.node.type !== 'VariableDeclarator' || (def.node).id !== def.name) return null;
   if (init.type === 'AwaitExpression') {
-    const call = unwrap(init.argument as Node);
+    const call = unwrap(init.argument);
     if (call?.type === 'CallExpression' && call.callee.type === 'Identifier' && calleeName(call.callee) === 'fetch' && isGlobal('fetch', call, sourceCode)) {
       return 'response';
     }
@@ -56,8 +56,8 @@ function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | u
   const pattern = property.parent;
   let objectType = pattern.typeAnnotation?.typeAnnotation;
   if (!objectType && pattern.parent?.type === 'VariableDeclarator' && pattern.parent.id === pattern && pattern.parent.init?.type === 'Identifier') {
-    const source = lookup(pattern.parent.init.name, pattern.parent.init as Node, sourceCode);
-    if (source?.defs.length === 1) objectType = (source.defs[0]!.name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+    const source = lookup(pattern.parent.init.name, pattern.parent.init, sourceCode);
+    if (source?.defs.length === 1) objectType = (source.defs[0].name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
   }
   if (!key || objectType?.type !== 'TSTypeLiteral') return undefined;
   for (const member of objectType.members) {

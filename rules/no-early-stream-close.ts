@@ -208,7 +208,7 @@ const rule = createRule<Options, MessageIds>({
 
     const solveAll = (): void => {
       for (let index = allFacts.length - 1; index >= 0; index--) {
-        const facts = allFacts[index]!;
+        const facts = allFacts[index];
         facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
         if (facts.needed && facts.parent) facts.parent.needed = true;
       }

@@ -64,8 +64,8 @@ export function exemptKind(token: string, comparison: boolean): ExemptKind {
   const list = words(token);
   let success = false;
   for (let i = 0; i < list.length; i++) {
-    const word = list[i]!;
-    if ((word === 'error' || word === 'errors') && i > 0 && RPC_WORDS.has(list[i - 1]!)) continue;
+    const word = list[i];
+    if ((word === 'error' || word === 'errors') && i > 0 && RPC_WORDS.has(list[i - 1])) continue;
     if (EXEMPT_WORDS.has(word) || (comparison && MEASURE_WORDS.has(word))) return 'abnormal';
     if (SUCCESS_WORDS.has(word)) success = true;
   }

@@ -28,14 +28,14 @@ function moduleImports(root: Node): { modules: Set<string>; plain: Set<string>; 
       for (const name of statement.namedChildren) {
         if (!name) continue;
         if (statement.type === 'import_statement' && name.type === 'dotted_name') {
-          modules.add(name.text.split('.')[0]!);
+          modules.add(name.text.split('.')[0]);
           if (!name.text.includes('.')) plain.add(name.text);
         } else if (statement.type === 'import_statement' && name.type === 'aliased_import') {
           modules.add(name.childForFieldName('name')?.text.split('.')[0] ?? '');
         }
       }
       const from = statement.childForFieldName('module_name');
-      if (from) modules.add(from.text.split('.')[0]!);
+      if (from) modules.add(from.text.split('.')[0]);
       if (!seenCode) insertAt = statement.endIndex;
     } else if (index === 0 && statement.type === 'expression_statement' && statement.firstNamedChild?.type === 'string') {
       if (!seenCode) insertAt = statement.endIndex;

@@ -104,7 +104,7 @@ export class BranchTestClassifier {
 
   private computeFlag(variable: TSESLint.Scope.Variable): boolean {
     if (variable.defs.length !== 1) return false;
-    const def = variable.defs[0]!;
+    const def = variable.defs[0];
     if (def.type !== 'Variable' || def.parent.kind === 'const') return false;
     const declarator = def.node;
     if (declarator.id !== def.name || !isBooleanLiteralOrNothing(declarator.init)) return false;
@@ -228,7 +228,7 @@ export class BranchTestClassifier {
     if (value?.type === 'Identifier') {
       const variable = this.streams.variableOf(value);
       if (!variable || variable.defs.length !== 1 || variable.references.some((reference) => reference.isWrite() && !reference.init)) return null;
-      const def = variable.defs[0]!;
+      const def = variable.defs[0];
       if (def.type !== 'Variable' || def.node.id !== def.name) return null;
       value = unwrap(def.node.init);
     }

@@ -82,7 +82,7 @@ function reachableSegments(codePath: CodePath): Segment[] {
   const order = [codePath.initialSegment];
   const seen = new Set(order);
   for (let index = 0; index < order.length; index++) {
-    for (const next of order[index]!.nextSegments) {
+    for (const next of order[index].nextSegments) {
       if (!seen.has(next)) {
         seen.add(next);
         order.push(next);
@@ -182,7 +182,7 @@ export function solve<Site>(
   const queue = [...reachable];
   const queued = new Set(reachable);
   for (let head = 0; head < queue.length; head++) {
-    const segment = queue[head]!;
+    const segment = queue[head];
     queued.delete(segment);
     const state = run(segment);
     if (out.has(segment) && same(state, out.get(segment)!)) continue;

@@ -42,8 +42,8 @@ export function hasOffsetWithin(offsets: readonly number[], start: number, end: 
   let high = offsets.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (offsets[middle]! < start) low = middle + 1;
+    if (offsets[middle] < start) low = middle + 1;
     else high = middle;
   }
-  return low < offsets.length && offsets[low]! < end;
+  return low < offsets.length && offsets[low] < end;
 }

@@ -19,5 +19,5 @@ const BODY_WORDS = new Set(['stream', 'body']);
 /** `stream`, `body`, `currentStream`, `rawBody`: names that hold a body when what they yield is decoded as bytes. */
 export function isBodyName(name: string): boolean {
   const list = words(name);
-  return list.length > 0 && BODY_WORDS.has(list[list.length - 1]!);
+  return list.length > 0 && BODY_WORDS.has(list[list.length - 1]);
 }

@@ -161,7 +161,7 @@ export class GraphBuilder {
   }
 
   private innermostLoop(): number {
-    for (let i = this.frames.length - 1; i >= 0; i--) if (this.frames[i]!.kind === 'loop') return i;
+    for (let i = this.frames.length - 1; i >= 0; i--) if (this.frames[i].kind === 'loop') return i;
     return -1;
   }
 
@@ -177,7 +177,7 @@ export class GraphBuilder {
     // For a return every enclosing frame is left; a loop inside the owner is enough. For a break, the owner must enclose the loop.
     const limit = jump === 'return' ? this.frames.length : loopIndex;
     for (let i = limit - 1; i >= 0; i--) {
-      const frame = this.frames[i]!;
+      const frame = this.frames[i];
       let closer: { stream: string; method: string } | null = null;
       if (frame.kind === 'with' && frame.owns) closer = { stream: frame.owns, method: frame.isAsync ? 'async with' : 'with' };
       else if (frame.kind === 'finally' && frame.closes) closer = { stream: frame.closes, method: 'finally' };
@@ -197,7 +197,7 @@ export class GraphBuilder {
     let source: Block | null = from;
     let hop: Extract<Frame, { kind: 'finally' }> | null = null;
     for (let i = this.frames.length - 1; i >= depth; i--) {
-      const frame = this.frames[i]!;
+      const frame = this.frames[i];
       if (frame.kind !== 'finally') continue;
       if (hop) {
         if (!hop.exits.includes(frame.entry)) hop.exits.push(frame.entry);

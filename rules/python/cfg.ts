@@ -69,7 +69,7 @@ export function solve(graph: Graph): Report[] {
   while (work.length > 0) {
     const block = work.pop()!;
     queued[block.id] = false;
-    const out = transfer(block, entry[block.id]!, undefined);
+    const out = transfer(block, entry[block.id], undefined);
     for (const next of block.successors) {
       const before = entry[next.id]!;
       const grows = before === null && out !== null;
@@ -85,7 +85,7 @@ export function solve(graph: Graph): Report[] {
   const seen = new Set<number>();
   for (const block of graph.blocks) {
     if (!visited[block.id]) continue;
-    transfer(block, entry[block.id]!, (site, event) => {
+    transfer(block, entry[block.id], (site, event) => {
       if (seen.has(site.node.id)) return;
       seen.add(site.node.id);
       reports.push({ site, event });

@@ -29,7 +29,7 @@ function stringContent(node: Node): string | null {
   if (node.namedChildren.some((child) => child?.type === 'interpolation')) return null;
   return node.namedChildren
     .filter((child) => child?.type === 'string_content')
-    .map((child) => child!.text)
+    .map((child) => child.text)
     .join('');
 }
 
@@ -115,7 +115,7 @@ function callMeaning(call: Node, patterns: readonly RegExp[]): TestMeaning {
 
 function comparisonMeaning(node: Node, patterns: readonly RegExp[]): TestMeaning {
   const operands = node.namedChildren.filter((child): child is Node => child !== null);
-  const operators = node.children.filter((child) => child && !child.isNamed).map((child) => child!.type);
+  const operators = node.children.filter((child) => child && !child.isNamed).map((child) => child.type);
   const operator = operators.join(' ');
   const text = node.text;
   if (RELATIONAL_OPERATORS.has(operators[0] ?? '')) {

@@ -126,7 +126,7 @@ describe('drainguard fix', () => {
       [join(dir, 'a.ts'), true],
       [join(dir, 'b.ts'), false],
     ]);
-    expect(report.files[1]!.sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
+    expect(report.files[1].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
   });
 
   it('reports an unwritable file with exit 1 while the writable one is fixed', async () => {
@@ -202,9 +202,9 @@ describe('drainguard fix', () => {
     const result = await runCli(['fix', '--json'], dir);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { files: Array<{ changed: boolean; sites: Array<{ status: string; reason?: string }> }> };
-    expect(report.files[0]!.changed).toBe(false);
-    expect(report.files[0]!.sites[0]!.status).toBe('manual');
-    expect(report.files[0]!.sites[0]!.reason).toBe("rolled back: the rewrite adds a TypeScript diagnostic: TS2304: Cannot find name 'clearTimeout'.");
+    expect(report.files[0].changed).toBe(false);
+    expect(report.files[0].sites[0].status).toBe('manual');
+    expect(report.files[0].sites[0].reason).toBe("rolled back: the rewrite adds a TypeScript diagnostic: TS2304: Cannot find name 'clearTimeout'.");
     expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toBe(source);
 
     const withoutVerify = await runCli(['fix', '--no-verify', '--json'], dir);

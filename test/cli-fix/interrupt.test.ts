@@ -20,7 +20,7 @@ it('an interrupted run (SIGINT mid-run) leaves every file either old or new, and
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   // Interrupt as soon as the first rewrite has landed, while most files are still waiting.
   for (let polls = 0; polls < 2000; polls++) {
-    if (readFileSync(join(dir, names[0]!), 'utf8') !== input) break;
+    if (readFileSync(join(dir, names[0]), 'utf8') !== input) break;
     await sleep(5);
   }
   child.kill('SIGINT');

@@ -83,10 +83,10 @@ async function tryRepo(name: string, files: Record<string, string>) {
     expect(result.stdout).toMatch(/drainguard[^\n]*\.{3,}Failed/);
     expect(result.stdout).toContain('- hook id: drainguard');
     for (const ext of ['ts', 'mts', 'cts', 'tsx']) {
-      expect(result.stdout, ext).toMatch(new RegExp(`src/early\\.${ext}\\n\\s+${early.ts.sites[0]!.line}:${early.ts.sites[0]!.column}\\s+error\\s.*${RULE_ID}`));
+      expect(result.stdout, ext).toMatch(new RegExp(`src/early\\.${ext}\\n\\s+${early.ts.sites[0].line}:${early.ts.sites[0].column}\\s+error\\s.*${RULE_ID}`));
     }
     for (const ext of ['js', 'mjs', 'cjs', 'jsx']) {
-      expect(result.stdout, ext).toMatch(new RegExp(`src/early\\.${ext}\\n\\s+${early.js.sites[0]!.line}:${early.js.sites[0]!.column}\\s+error\\s.*${RULE_ID}`));
+      expect(result.stdout, ext).toMatch(new RegExp(`src/early\\.${ext}\\n\\s+${early.js.sites[0].line}:${early.js.sites[0].column}\\s+error\\s.*${RULE_ID}`));
     }
     expect(result.stdout).toMatch(new RegExp(`pkg/transport\\.py\\n\\s+${earlyPython.line}:${earlyPython.column}\\s+error\\s.*${RULE_ID}`));
     // pre-commit may split the files over several drainguard processes, each with its own summary.

@@ -21,8 +21,8 @@ describe('drainguard lint on Python files', () => {
     expect(results.map((result) => path.relative(dir, result.filePath)).sort()).toEqual(['pkg/clean.py', 'pkg/stream.py', 'pkg/transport.py', 'web/first.js']);
     expect(resultFor(results, path.join(dir, 'pkg/transport.py')).messages.map((m) => [m.ruleId, m.line, m.column, m.endLine, m.endColumn])).toEqual([[RULE_ID, 12, 23, 12, 53]]);
     const [stream] = resultFor(results, path.join(dir, 'pkg/stream.py')).messages;
-    expect([stream!.line, stream!.column]).toEqual([22, 21]);
-    expect(stream!.message).toMatch(/^`break` leaves the loop after the terminal event `data\.startswith\("\[DONE\]"\)` before EOF, and its `finally` closes `response`/);
+    expect([stream.line, stream.column]).toEqual([22, 21]);
+    expect(stream.message).toMatch(/^`break` leaves the loop after the terminal event `data\.startswith\("\[DONE\]"\)` before EOF, and its `finally` closes `response`/);
     expect(resultFor(results, path.join(dir, 'pkg/clean.py')).messages).toEqual([]);
     expect(resultFor(results, path.join(dir, 'web/first.js')).messages).toHaveLength(1);
   });
@@ -43,7 +43,7 @@ describe('drainguard lint on Python files', () => {
     const validate = sarifValidator();
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: unknown }[] }[];
-    expect(results.map((result) => [result.ruleId, result.locations[0]!.physicalLocation])).toEqual([
+    expect(results.map((result) => [result.ruleId, result.locations[0].physicalLocation])).toEqual([
       ['drainguard/parse-error', expect.objectContaining({ artifactLocation: expect.objectContaining({ uri: 'src/broken.py' }), region: expect.objectContaining({ startLine: 2, startColumn: 5 }) })],
       [RULE_ID, expect.objectContaining({ artifactLocation: expect.objectContaining({ uri: 'src/transport.py' }), region: { startLine: 12, startColumn: 23, endLine: 12, endColumn: 53 } })],
     ]);

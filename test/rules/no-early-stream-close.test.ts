@@ -248,6 +248,6 @@ describe('no-early-stream-close (Linter)', () => {
     const messages = new Linter().verify(code, config);
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(messages).toHaveLength(1);
-    expect(messages[0]!.line).toBe(depth + 4);
+    expect(messages[0].line).toBe(depth + 4);
   });
 });

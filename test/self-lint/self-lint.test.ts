@@ -43,7 +43,7 @@ describe('self-lint', () => {
       ].join('\n'),
       { filePath: `${root}/rules/broken-example.ts` },
     );
-    const ruleIds = result!.messages.map((message) => message.ruleId);
+    const ruleIds = result.messages.map((message) => message.ruleId);
     expect(ruleIds).toEqual(expect.arrayContaining(['eslint-plugin/require-meta-type', 'eslint-plugin/no-unused-message-ids', 'eslint-plugin/no-missing-placeholders']));
   });
 

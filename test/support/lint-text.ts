@@ -13,7 +13,7 @@ export function lintText(text: string, filePath: string): Linter.LintMessage[] {
       {
         files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
         languageOptions: typescript
-          ? { parser: tsParser as Linter.Parser, parserOptions: { ecmaFeatures: { jsx: filePath.endsWith('x') } } }
+          ? { parser: tsParser, parserOptions: { ecmaFeatures: { jsx: filePath.endsWith('x') } } }
           : { parserOptions: { ecmaFeatures: { jsx: filePath.endsWith('x') } } },
       },
       plugin.configs.recommended,
