@@ -4,6 +4,7 @@ import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type He
 import { detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
 import { enclosingFunction, isStatementListItem, type LoopPlan, type ReaderPlan } from './plan.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 1000;
 
@@ -66,7 +67,7 @@ export class EditBuilder {
     const { layout, text } = this;
     const s = layout.semi;
     const loop = plan.loop;
-    const holder = loop.parent?.type === 'LabeledStatement' ? (loop.parent as Node) : (loop as Node);
+    const holder = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? (loop.parent as Node) : (loop as Node);
     const holderStart = range(holder)[0];
     const indent = indentAt(text, holderStart);
     const name = this.freshLocal(loop, 'events');
@@ -114,7 +115,7 @@ export class EditBuilder {
     const [start, end] = range(statement);
     const block = lines(layout, indentAt(text, start), ['{', ...statements.map((line) => `${layout.unit}${line}`), '}']);
     const parent = statement.parent;
-    const elseAfter = parent?.type === 'IfStatement' && parent.consequent === statement && parent.alternate ? /^\s*(?=else\b)/.exec(text.slice(end)) : null;
+    const elseAfter = parent?.type === AST_NODE_TYPES.IfStatement && parent.consequent === statement && parent.alternate ? /^\s*(?=else\b)/.exec(text.slice(end)) : null;
     if (elseAfter) this.changes.push({ start, end: end + elseAfter[0].length, text: `${block} ` });
     else this.changes.push({ start, end, text: block });
   }
@@ -148,10 +149,10 @@ export class EditBuilder {
     const names = new Set<string>();
     const root = fn ?? this.sourceCode.ast;
     walk(root, this.sourceCode.visitorKeys, (node) => {
-      if (node.type !== 'Identifier') return;
+      if (node.type !== AST_NODE_TYPES.Identifier) return;
       const parent = node.parent;
-      if (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
-      if (parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return;
+      if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === node && !parent.computed) return;
+      if (parent?.type === AST_NODE_TYPES.Property && parent.key === node && !parent.computed && !parent.shorthand) return;
       names.add(node.name);
     });
     for (let scope: { variables: Array<{ name: string }>; upper: unknown } | null = this.sourceCode.getScope(root); scope; scope = scope.upper as typeof scope) {
@@ -177,7 +178,7 @@ export class EditBuilder {
 
 function previousStatement(statement: Node): Node | null {
   const parent = statement.parent;
-  const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
+  const list = parent?.type === AST_NODE_TYPES.BlockStatement || parent?.type === AST_NODE_TYPES.Program || parent?.type === AST_NODE_TYPES.StaticBlock ? parent.body : parent?.type === AST_NODE_TYPES.SwitchCase ? parent.consequent : null;
   if (!list) return null;
   const index = (list as Node[]).indexOf(statement);
   return index > 0 ? list[index - 1] : null;

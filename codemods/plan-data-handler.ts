@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
 import type { FoundSite } from './find-sites.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
  * A close inside a Node stream's `'data'` handler (`res.on('data', …)`): the close statement becomes a call of the
@@ -28,10 +29,10 @@ export const DATA_HANDLER_RECEIVER_REASON =
 /** `stream.on('data', fn)` (or `once`/`addListener`): the call, when `fn` is a Node stream's chunk callback. */
 export function dataHandlerCall(fn: Node): TSESTree.CallExpression | null {
   const call = fn.parent;
-  if (call?.type !== 'CallExpression' || call.arguments[1] !== fn) return null;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[1] !== fn) return null;
   const event = call.arguments[0];
   const method = calleeName(call.callee);
-  const isData = event?.type === 'Literal' && event.value === 'data' && (method === 'on' || method === 'once' || method === 'addListener');
+  const isData = event?.type === AST_NODE_TYPES.Literal && event.value === 'data' && (method === 'on' || method === 'once' || method === 'addListener');
   return isData ? call : null;
 }
 
@@ -49,13 +50,13 @@ export function planDataHandler(
   const manual = (reason: string) => ({ kind: 'manual' as const, site, reason });
   const call = dataHandlerCall(handler)!;
   const callee = unwrap(call.callee);
-  const stream = callee?.type === 'MemberExpression' ? unwrap(callee.object) : null;
+  const stream = callee?.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : null;
   if (stream && isBuilt(stream)) return manual(DATA_HANDLER_DERIVED_REASON);
   if (!stream || !isPath(stream)) return manual(DATA_HANDLER_RECEIVER_REASON);
   if (!statement) return manual(DATA_HANDLER_NOT_A_STATEMENT_REASON);
   const close = unwrap(site.node);
-  const closeCallee = close?.type === 'CallExpression' ? unwrap(close.callee) : null;
-  const receiver = closeCallee?.type === 'MemberExpression' ? (closeCallee.object as Node) : null;
+  const closeCallee = close?.type === AST_NODE_TYPES.CallExpression ? unwrap(close.callee) : null;
+  const receiver = closeCallee?.type === AST_NODE_TYPES.MemberExpression ? (closeCallee.object as Node) : null;
   if (!receiver) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
   const text = (node: Node): string => sourceCode.getText(node).replace(/[!?]+$/, '');
   // The response itself, or the request it answers (`req.destroy()` of the request `http.get` returned).
@@ -67,8 +68,8 @@ export function planDataHandler(
 
 /** `res`, `res.data`, `this.body`: read again at the close without side effects. */
 function isPath(node: Node): boolean {
-  if (node.type === 'Identifier' || node.type === 'ThisExpression') return true;
-  if (node.type !== 'MemberExpression' || node.computed) return false;
+  if (node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.ThisExpression) return true;
+  if (node.type !== AST_NODE_TYPES.MemberExpression || node.computed) return false;
   const object = unwrap(node.object);
   return object !== null && object !== undefined && isPath(object);
 }
@@ -76,18 +77,18 @@ function isPath(node: Node): boolean {
 /** A stream made by a call that is not awaited (`x.pipe(parser)`, `open(res)`, `new Parser(res)`): not the response itself. */
 function isBuilt(node: Node | null | undefined): boolean {
   let current = node ?? null;
-  while (current?.type === 'TSAsExpression' || current?.type === 'TSNonNullExpression' || current?.type === 'TSSatisfiesExpression') current = current.expression;
-  return current?.type === 'CallExpression' || current?.type === 'NewExpression';
+  while (current?.type === AST_NODE_TYPES.TSAsExpression || current?.type === AST_NODE_TYPES.TSNonNullExpression || current?.type === AST_NODE_TYPES.TSSatisfiesExpression) current = current.expression;
+  return current?.type === AST_NODE_TYPES.CallExpression || current?.type === AST_NODE_TYPES.NewExpression;
 }
 
 /** A variable set from a stream built by a call (`const events = incoming.pipe(createSSEParser())`). */
 function isDerivedVariable(stream: Node, sourceCode: SourceCode): boolean {
-  if (stream.type !== 'Identifier') return false;
+  if (stream.type !== AST_NODE_TYPES.Identifier) return false;
   for (let scope: ScopeLike | null = sourceCode.getScope(stream); scope; scope = scope.upper) {
     const variable = scope.set.get(stream.name);
     if (!variable) continue;
     const definition = variable.defs[0]?.node;
-    return definition?.type === 'VariableDeclarator' && definition.id.type === 'Identifier' && isBuilt(definition.init);
+    return definition?.type === AST_NODE_TYPES.VariableDeclarator && definition.id.type === AST_NODE_TYPES.Identifier && isBuilt(definition.init);
   }
   return false;
 }

@@ -6,6 +6,7 @@ import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-clo
 import type { FoundSite } from './find-sites.js';
 import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
 import { webBodyKind } from './web-body.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
  * A close of a reader in hand: the close statement becomes a drain of that reader (its own `cancel()` ends the drain when
@@ -90,10 +91,10 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
     const node = site.node;
     const fn = enclosingFunction(node);
     if (fn && dataHandlerCall(fn)) {
-      plans.push(node.type === 'CallExpression' ? planDataHandler(site, fn, closeStatement(node), streams, sourceCode) : { kind: 'manual', site, reason: DATA_HANDLER_REASON });
+      plans.push(node.type === AST_NODE_TYPES.CallExpression ? planDataHandler(site, fn, closeStatement(node), streams, sourceCode) : { kind: 'manual', site, reason: DATA_HANDLER_REASON });
       continue;
     }
-    if (node.type === 'CallExpression') {
+    if (node.type === AST_NODE_TYPES.CallExpression) {
       const callee = unwrap(node.callee) as TSESTree.MemberExpression;
       const method = propertyName(callee) ?? '';
       const statement = closeStatement(node);
@@ -128,7 +129,7 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
           site,
           statement,
           reader: reader.text,
-          optional: node.parent?.type === 'ChainExpression' && callee.optional,
+          optional: node.parent?.type === AST_NODE_TYPES.ChainExpression && callee.optional,
           detached,
           finallyOf,
           closeText: text(statement),
@@ -149,10 +150,10 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
       if (!explicitCloses.has(plan)) explicitCloses.set(plan, text(unwrapClose(node)));
       continue;
     }
-    if (node.type === 'BreakStatement' || node.type === 'ReturnStatement' || node.type === 'ContinueStatement') {
-      const target = node.type === 'ReturnStatement' ? null : jumpTarget(node);
+    if (node.type === AST_NODE_TYPES.BreakStatement || node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ContinueStatement) {
+      const target = node.type === AST_NODE_TYPES.ReturnStatement ? null : jumpTarget(node);
       const loop = innermostLeftAsyncLoop(node, target);
-      if (!loop || loop.type !== 'ForOfStatement') {
+      if (!loop || loop.type !== AST_NODE_TYPES.ForOfStatement) {
         manual(site, COMPILED_OUTPUT_REASON);
         continue;
       }
@@ -195,15 +196,15 @@ function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): Strea
 /** `for await (… of res.body)`, `of res`, `of this.stream`: the loop runs over the stream itself, whose reader the wrapper can hold (or which it can destroy). */
 function iteratesStreamItself(loop: TSESTree.ForOfStatement): boolean {
   const right = unwrap(loop.right);
-  return right?.type === 'Identifier' || right?.type === 'MemberExpression';
+  return right?.type === AST_NODE_TYPES.Identifier || right?.type === AST_NODE_TYPES.MemberExpression;
 }
 
 /** The argument of the call that builds the loop's iterator that is provably a fetch Response or its body, if any. */
 function tappableArgument(loop: TSESTree.ForOfStatement, sourceCode: SourceCode): Node | null {
   const right = unwrap(loop.right);
-  if (right?.type !== 'CallExpression' && right?.type !== 'NewExpression') return null;
+  if (right?.type !== AST_NODE_TYPES.CallExpression && right?.type !== AST_NODE_TYPES.NewExpression) return null;
   for (const argument of right.arguments) {
-    if (argument.type !== 'SpreadElement' && webBodyKind(argument, sourceCode)) return argument;
+    if (argument.type !== AST_NODE_TYPES.SpreadElement && webBodyKind(argument, sourceCode)) return argument;
   }
   return null;
 }
@@ -213,14 +214,14 @@ function loopProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
   for (let current = node.parent; current && current !== loop; current = current.parent) {
     if (isFunction(current)) return 'the close is in a nested function';
   }
-  const holder = loop.parent?.type === 'LabeledStatement' ? loop.parent : loop;
+  const holder = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? loop.parent : loop;
   if (!isStatementListItem(holder)) return 'the `for await` is not in a block of statements, so the drainable iterator cannot be declared before it';
   return null;
 }
 
 export function isStatementListItem(statement: Node): boolean {
   const parent = statement.parent?.type;
-  return parent === 'BlockStatement' || parent === 'SwitchCase' || parent === 'Program' || parent === 'StaticBlock';
+  return parent === AST_NODE_TYPES.BlockStatement || parent === AST_NODE_TYPES.SwitchCase || parent === AST_NODE_TYPES.Program || parent === AST_NODE_TYPES.StaticBlock;
 }
 
 export function enclosingFunction(node: Node): Node | null {
@@ -233,7 +234,7 @@ function enclosingFinally(statement: Node): TSESTree.TryStatement | null {
   for (let current: Node = statement; current.parent; current = current.parent) {
     const parent = current.parent;
     if (isFunction(parent)) return null;
-    if (parent.type === 'TryStatement' && parent.finalizer === current) return parent;
+    if (parent.type === AST_NODE_TYPES.TryStatement && parent.finalizer === current) return parent;
   }
   return null;
 }
@@ -245,11 +246,11 @@ function enclosingFinally(statement: Node): TSESTree.TryStatement | null {
  */
 function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode): boolean {
   const target = unwrap(reader);
-  if (target?.type !== 'Identifier') return false;
+  if (target?.type !== AST_NODE_TYPES.Identifier) return false;
   const name = target.name;
   // `const reader = this.reader`: other methods read the same reader.
   const definition = (variableAt(name, reader, sourceCode) as { defs?: Array<{ node: Node }> } | null)?.defs?.[0]?.node;
-  if (definition?.type === 'VariableDeclarator' && definition.init && /\bthis\b/.test(sourceCode.getText(definition.init))) return false;
+  if (definition?.type === AST_NODE_TYPES.VariableDeclarator && definition.init && /\bthis\b/.test(sourceCode.getText(definition.init))) return false;
   const fn = enclosingFunction(statement);
   const fnText = fn ? sourceCode.getText(fn) : sourceCode.text;
   if (new RegExp(`\\b${name}\\s*\\.\\s*releaseLock\\b`).test(fnText)) return false;
@@ -260,9 +261,9 @@ function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode
   }
   // Statements that neither read the reader nor jump (`downstream.close();`) may come before the statement that leaves.
   let next = nextStatement(statement);
-  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next))) next = nextStatement(next);
-  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return !readPattern.test(sourceCode.getText(next));
-  if (next?.type === 'BreakStatement' && readingLoops.length > 0) {
+  while (next && next.type === AST_NODE_TYPES.ExpressionStatement && !readPattern.test(sourceCode.getText(next))) next = nextStatement(next);
+  if (next?.type === AST_NODE_TYPES.ReturnStatement || next?.type === AST_NODE_TYPES.ThrowStatement) return !readPattern.test(sourceCode.getText(next));
+  if (next?.type === AST_NODE_TYPES.BreakStatement && readingLoops.length > 0) {
     const target = jumpTarget(next);
     if (target && target === readingLoops[readingLoops.length - 1]) return afterIsFree(target, readPattern, fn, sourceCode);
     if (target && readingLoops.includes(target)) return afterIsFree(readingLoops[readingLoops.length - 1], readPattern, fn, sourceCode);
@@ -274,7 +275,7 @@ function nothingReadsAfter(statement: Node, reader: Node, sourceCode: SourceCode
 /** The close is inside a loop that reads the reader, and does not leave it right after: the loop's next read() follows. */
 function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): boolean {
   const target = unwrap(reader);
-  if (target?.type !== 'Identifier') return false;
+  if (target?.type !== AST_NODE_TYPES.Identifier) return false;
   const readPattern = new RegExp(`\\b${target.name}\\s*\\.\\s*read\\b`);
   const fn = enclosingFunction(statement);
   const readingLoops: Node[] = [];
@@ -283,10 +284,10 @@ function readsOnInLoop(statement: Node, reader: Node, sourceCode: SourceCode): b
   }
   if (readingLoops.length === 0) return false;
   let next = nextStatement(statement);
-  while (next && next.type === 'ExpressionStatement' && !readPattern.test(sourceCode.getText(next))) next = nextStatement(next);
-  if (next?.type === 'ReturnStatement' || next?.type === 'ThrowStatement') return false;
+  while (next && next.type === AST_NODE_TYPES.ExpressionStatement && !readPattern.test(sourceCode.getText(next))) next = nextStatement(next);
+  if (next?.type === AST_NODE_TYPES.ReturnStatement || next?.type === AST_NODE_TYPES.ThrowStatement) return false;
   // `break` out of the innermost loop that reads (or out of one around it) leaves before the next read.
-  return !(next?.type === 'BreakStatement' && readingLoops.includes(jumpTarget(next) as Node));
+  return !(next?.type === AST_NODE_TYPES.BreakStatement && readingLoops.includes(jumpTarget(next) as Node));
 }
 
 function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCode: SourceCode): boolean {
@@ -297,7 +298,7 @@ function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCod
 
 function nextStatement(statement: Node): Node | null {
   const parent = statement.parent;
-  const list = parent?.type === 'BlockStatement' || parent?.type === 'Program' || parent?.type === 'StaticBlock' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : null;
+  const list = parent?.type === AST_NODE_TYPES.BlockStatement || parent?.type === AST_NODE_TYPES.Program || parent?.type === AST_NODE_TYPES.StaticBlock ? parent.body : parent?.type === AST_NODE_TYPES.SwitchCase ? parent.consequent : null;
   if (!list) return null;
   const index = (list as Node[]).indexOf(statement);
   return (list[index + 1]) ?? null;
@@ -309,20 +310,20 @@ function closeStatement(call: Node): Node | null {
   for (;;) {
     const parent = node.parent;
     if (!parent) return null;
-    if (parent.type === 'AwaitExpression' || parent.type === 'ChainExpression' || (parent.type === 'UnaryExpression' && parent.operator === 'void')) {
+    if (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.ChainExpression || (parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void')) {
       node = parent;
       continue;
     }
-    if (parent.type === 'MemberExpression' && parent.object === node && propertyName(parent) === 'catch' && parent.parent?.type === 'CallExpression') {
+    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node && propertyName(parent) === 'catch' && parent.parent?.type === AST_NODE_TYPES.CallExpression) {
       node = parent.parent;
       continue;
     }
-    return parent.type === 'ExpressionStatement' ? parent : null;
+    return parent.type === AST_NODE_TYPES.ExpressionStatement ? parent : null;
   }
 }
 
 function unwrapClose(call: Node): Node {
-  return call.parent?.type === 'ChainExpression' ? call.parent : call;
+  return call.parent?.type === AST_NODE_TYPES.ChainExpression ? call.parent : call;
 }
 
 /** A reader or iterator of the same response that this function reads with `.read()`/`.next()` and that is in scope at the close. */
@@ -335,12 +336,12 @@ function findReaderInHand(
   sourceCode: SourceCode,
 ): { text: string; node: Node; method: 'read' | 'next' } | null {
   const receiverText = sourceCode.getText(receiver).replace(/[!?]+$/, '');
-  const searchRoot = unwrap(receiver)?.type === 'MemberExpression' ? enclosingClassOrSelf(fn) : fn;
+  const searchRoot = unwrap(receiver)?.type === AST_NODE_TYPES.MemberExpression ? enclosingClassOrSelf(fn) : fn;
   let best: { text: string; node: Node; method: 'read' | 'next' } | null = null;
   walk(searchRoot, sourceCode.visitorKeys, (node) => {
-    if (node.type !== 'CallExpression' || node.arguments.length > 0) return;
+    if (node.type !== AST_NODE_TYPES.CallExpression || node.arguments.length > 0) return;
     const callee = unwrap(node.callee);
-    if (callee?.type !== 'MemberExpression') return;
+    if (callee?.type !== AST_NODE_TYPES.MemberExpression) return;
     const method = calleeName(callee);
     if (method !== 'read' && method !== 'next') return;
     const object = callee.object as Node;
@@ -357,15 +358,15 @@ function findReaderInHand(
 }
 
 function enclosingClassOrSelf(fn: Node): Node {
-  for (let current = fn.parent; current; current = current.parent) if (current.type === 'ClassBody') return current;
+  for (let current = fn.parent; current; current = current.parent) if (current.type === AST_NODE_TYPES.ClassBody) return current;
   return fn;
 }
 
 /** An identifier reader must name the same variable at the close; `this.x` always does. */
 function inScopeAt(reader: Node, close: Node, sourceCode: SourceCode): boolean {
   const target = unwrap(reader);
-  if (target?.type === 'MemberExpression') return unwrap(target.object)?.type === 'ThisExpression' || target.object.type === 'Identifier';
-  if (target?.type !== 'Identifier') return false;
+  if (target?.type === AST_NODE_TYPES.MemberExpression) return unwrap(target.object)?.type === AST_NODE_TYPES.ThisExpression || target.object.type === AST_NODE_TYPES.Identifier;
+  if (target?.type !== AST_NODE_TYPES.Identifier) return false;
   const variable = variableAt(target.name, reader, sourceCode);
   return variable !== null && variable === variableAt(target.name, close, sourceCode);
 }
@@ -388,14 +389,14 @@ function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, stream
   const receiverText = sourceCode.getText(receiver).replace(/[!?]+$/, '');
   const derivedFromReceiver = (right: Node): boolean => {
     const call = unwrap(right);
-    if (call?.type !== 'CallExpression') return false;
+    if (call?.type !== AST_NODE_TYPES.CallExpression) return false;
     const callee = unwrap(call.callee);
-    const parts = [...(callee?.type === 'MemberExpression' ? [callee.object as Node] : []), ...(call.arguments as Node[])];
+    const parts = [...(callee?.type === AST_NODE_TYPES.MemberExpression ? [callee.object as Node] : []), ...(call.arguments as Node[])];
     return parts.some((part) => sourceCode.getText(part).replace(/[!?]+$/, '') === receiverText);
   };
   for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
-    if (current.type !== 'ForOfStatement' || !current.await) continue;
+    if (current.type !== AST_NODE_TYPES.ForOfStatement || !current.await) continue;
     if (streams.familyOf(current.right) === family || derivedFromReceiver(current.right)) return current;
   }
   return null;
@@ -415,18 +416,18 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
   // `controller`, `this.controller`, `options.controller`: a name in scope at the loop, or a non-computed path from one.
   const usable = (node: Node): boolean => {
     const target = unwrap(node);
-    if (target?.type === 'Identifier') return inScopeAt(target, loop, sourceCode);
-    if (target?.type !== 'MemberExpression' || target.computed) return false;
-    return unwrap(target.object)?.type === 'ThisExpression' || usable(target.object);
+    if (target?.type === AST_NODE_TYPES.Identifier) return inScopeAt(target, loop, sourceCode);
+    if (target?.type !== AST_NODE_TYPES.MemberExpression || target.computed) return false;
+    return unwrap(target.object)?.type === AST_NODE_TYPES.ThisExpression || usable(target.object);
   };
   const fromArgument = (argument: Node): string | null => {
     const value = unwrap(argument);
     if (!value) return null;
-    if ((value.type === 'Identifier' || value.type === 'MemberExpression') && CONTROLLER_NAME.test(text(value)) && usable(value)) return text(value);
-    if (value.type === 'MemberExpression' && propertyName(value) === 'signal' && usable(value.object)) return text(value.object);
-    if (value.type === 'ObjectExpression') {
+    if ((value.type === AST_NODE_TYPES.Identifier || value.type === AST_NODE_TYPES.MemberExpression) && CONTROLLER_NAME.test(text(value)) && usable(value)) return text(value);
+    if (value.type === AST_NODE_TYPES.MemberExpression && propertyName(value) === 'signal' && usable(value.object)) return text(value.object);
+    if (value.type === AST_NODE_TYPES.ObjectExpression) {
       for (const property of value.properties) {
-        if (property.type !== 'Property') continue;
+        if (property.type !== AST_NODE_TYPES.Property) continue;
         const found = fromArgument(property.value);
         if (found) return found;
       }
@@ -434,7 +435,7 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
     return null;
   };
   const iterated = unwrap(loop.right);
-  if (iterated?.type === 'CallExpression') {
+  if (iterated?.type === AST_NODE_TYPES.CallExpression) {
     for (const argument of iterated.arguments) {
       const found = fromArgument(argument);
       if (found) return found;
@@ -444,9 +445,9 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
   let found: string | null = null;
   walk(fn, keys, (node) => {
     if (found) return;
-    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier') {
+    if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier) {
       const init = unwrap(node.init);
-      if (init?.type === 'NewExpression' && calleeName(init.callee) === 'AbortController' && streams.familyOf(node.id) === family && inScopeAt(node.id, loop, sourceCode)) {
+      if (init?.type === AST_NODE_TYPES.NewExpression && calleeName(init.callee) === 'AbortController' && streams.familyOf(node.id) === family && inScopeAt(node.id, loop, sourceCode)) {
         found = node.id.name;
       }
     }
@@ -454,7 +455,7 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
   if (found) return found;
   // `signal: this.controller.signal` / `fetch(url, { signal: controller.signal })` anywhere in the function.
   walk(fn, keys, (node) => {
-    if (found || node.type !== 'MemberExpression' || propertyName(node) !== 'signal') return;
+    if (found || node.type !== AST_NODE_TYPES.MemberExpression || propertyName(node) !== 'signal') return;
     const object = node.object as Node;
     if (CONTROLLER_NAME.test(text(object)) && usable(object)) found = text(object);
   });

@@ -1,6 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from '../rules/analysis/ast.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 interface VariableLike {
   defs: Array<{ type: string; name: Node; node: Node }>;
@@ -18,11 +19,11 @@ interface ScopeLike {
  * or declares under that name) proves nothing.
  */
 export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response' | 'body' | null {
-  const node = expression.type === 'TSNonNullExpression' ? (expression.expression as Node) : expression;
-  if (node.type === 'MemberExpression' && !node.computed && propertyName(node) === 'body') {
+  const node = expression.type === AST_NODE_TYPES.TSNonNullExpression ? (expression.expression as Node) : expression;
+  if (node.type === AST_NODE_TYPES.MemberExpression && !node.computed && propertyName(node) === 'body') {
     return webBodyKind(node.object, sourceCode) === 'response' ? 'body' : null;
   }
-  if (node.type !== 'Identifier') return null;
+  if (node.type !== AST_NODE_TYPES.Identifier) return null;
   const variable = lookup(node.name, node, sourceCode);
   if (!variable || variable.defs.length !== 1) return null;
   if (variable.references.some((reference) => reference.writeExpr && !reference.init)) return null;
@@ -31,14 +32,14 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response
   if (annotated) return annotated;
   if (def.type !== 'Variable') return null;
   const init = (def.node as TSESTree.VariableDeclarator).init as Node | null;
-  if (!init || def.node.type !== 'VariableDeclarator' || (def.node).id !== def.name) return null;
-  if (init.type === 'AwaitExpression') {
+  if (!init || def.node.type !== AST_NODE_TYPES.VariableDeclarator || (def.node).id !== def.name) return null;
+  if (init.type === AST_NODE_TYPES.AwaitExpression) {
     const call = unwrap(init.argument);
-    if (call?.type === 'CallExpression' && call.callee.type === 'Identifier' && calleeName(call.callee) === 'fetch' && isGlobal('fetch', call, sourceCode)) {
+    if (call?.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && calleeName(call.callee) === 'fetch' && isGlobal('fetch', call, sourceCode)) {
       return 'response';
     }
   }
-  if (init.type === 'MemberExpression') return webBodyKind(init, sourceCode) === 'body' ? 'body' : null;
+  if (init.type === AST_NODE_TYPES.MemberExpression) return webBodyKind(init, sourceCode) === 'body' ? 'body' : null;
   return null;
 }
 
@@ -51,17 +52,17 @@ function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | u
   const own = (name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
   if (own) return own;
   const property = name.parent;
-  if (property?.type !== 'Property' || property.value !== name || property.computed || property.parent?.type !== 'ObjectPattern') return undefined;
-  const key = property.key.type === 'Identifier' ? property.key.name : null;
+  if (property?.type !== AST_NODE_TYPES.Property || property.value !== name || property.computed || property.parent?.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : null;
   const pattern = property.parent;
   let objectType = pattern.typeAnnotation?.typeAnnotation;
-  if (!objectType && pattern.parent?.type === 'VariableDeclarator' && pattern.parent.id === pattern && pattern.parent.init?.type === 'Identifier') {
+  if (!objectType && pattern.parent?.type === AST_NODE_TYPES.VariableDeclarator && pattern.parent.id === pattern && pattern.parent.init?.type === AST_NODE_TYPES.Identifier) {
     const source = lookup(pattern.parent.init.name, pattern.parent.init, sourceCode);
     if (source?.defs.length === 1) objectType = (source.defs[0].name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
   }
-  if (!key || objectType?.type !== 'TSTypeLiteral') return undefined;
+  if (!key || objectType?.type !== AST_NODE_TYPES.TSTypeLiteral) return undefined;
   for (const member of objectType.members) {
-    if (member.type === 'TSPropertySignature' && !member.computed && member.key.type === 'Identifier' && member.key.name === key) {
+    if (member.type === AST_NODE_TYPES.TSPropertySignature && !member.computed && member.key.type === AST_NODE_TYPES.Identifier && member.key.name === key) {
       return member.typeAnnotation?.typeAnnotation;
     }
   }
@@ -70,13 +71,13 @@ function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | u
 
 function annotationKind(type: TSESTree.TypeNode | undefined, at: Node, sourceCode: SourceCode): 'response' | 'body' | null {
   if (!type) return null;
-  if (type.type === 'TSUnionType') {
+  if (type.type === AST_NODE_TYPES.TSUnionType) {
     const kinds = type.types
-      .filter((member) => member.type !== 'TSNullKeyword' && member.type !== 'TSUndefinedKeyword')
+      .filter((member) => member.type !== AST_NODE_TYPES.TSNullKeyword && member.type !== AST_NODE_TYPES.TSUndefinedKeyword)
       .map((member) => annotationKind(member, at, sourceCode));
     return kinds.length === 1 ? kinds[0]! : null;
   }
-  if (type.type !== 'TSTypeReference' || type.typeName.type !== 'Identifier') return null;
+  if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return null;
   const name = type.typeName.name;
   if (name !== 'Response' && name !== 'ReadableStream') return null;
   if (!isGlobal(name, at, sourceCode)) return null;

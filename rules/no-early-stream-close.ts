@@ -10,6 +10,7 @@ import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffs
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from './analysis/words.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 export interface RuleOptions {
   terminalPatterns: string[];
@@ -172,7 +173,7 @@ const rule = createRule<Options, MessageIds>({
             return family ? { kind: 'kill', family } : { kind: 'none' };
           },
         };
-      } else if ((loop.type === 'WhileStatement' || loop.type === 'DoWhileStatement' || loop.type === 'ForStatement') && loop.test) {
+      } else if ((loop.type === AST_NODE_TYPES.WhileStatement || loop.type === AST_NODE_TYPES.DoWhileStatement || loop.type === AST_NODE_TYPES.ForStatement) && loop.test) {
         const test = loop.test;
         effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
       }
@@ -182,8 +183,8 @@ const rule = createRule<Options, MessageIds>({
     const onJump = (node: TSESTree.BreakStatement | TSESTree.ContinueStatement | TSESTree.ReturnStatement): void => {
       const facts = top();
       if (!facts) return;
-      const target = node.type === 'ReturnStatement' ? null : jumpTarget(node);
-      if (node.type === 'BreakStatement' && target) {
+      const target = node.type === AST_NODE_TYPES.ReturnStatement ? null : jumpTarget(node);
+      if (node.type === AST_NODE_TYPES.BreakStatement && target) {
         const breaks = loopBreaks.get(target);
         if (breaks) for (const segment of facts.current) breaks.add(segment);
       }
@@ -202,7 +203,7 @@ const rule = createRule<Options, MessageIds>({
         },
         receiver: iterable,
         messageId: 'implicitClose',
-        data: { statement: node.type === 'ReturnStatement' ? 'return' : node.type === 'BreakStatement' ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable)) },
+        data: { statement: node.type === AST_NODE_TYPES.ReturnStatement ? 'return' : node.type === AST_NODE_TYPES.BreakStatement ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable)) },
       });
     };
 
@@ -249,7 +250,7 @@ const rule = createRule<Options, MessageIds>({
 
     const codePathListeners: CodePathListeners = {
       onCodePathStart(codePath: CodePath, node: Node) {
-        if (node.type !== 'Program' && !hasOffsetWithin(offsets, node.range[0], node.range[1])) {
+        if (node.type !== AST_NODE_TYPES.Program && !hasOffsetWithin(offsets, node.range[0], node.range[1])) {
           stack.push(null);
           return;
         }
@@ -262,7 +263,7 @@ const rule = createRule<Options, MessageIds>({
       },
       onCodePathEnd(_codePath: CodePath, node: Node) {
         stack.pop();
-        if (node.type === 'Program') solveAll();
+        if (node.type === AST_NODE_TYPES.Program) solveAll();
       },
       onCodePathSegmentStart(segment: Segment, node: Node) {
         const facts = top();
@@ -274,10 +275,10 @@ const rule = createRule<Options, MessageIds>({
           facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
           const parent = node.parent!;
           // Only a negation (`!`, `!==`) gives the fall-through after an `if` without `else` an effect of its own.
-          if (parent.type === 'IfStatement' && !parent.alternate && node === parent.consequent && hasNegation(sourceCode.text, parent.test.range)) {
+          if (parent.type === AST_NODE_TYPES.IfStatement && !parent.alternate && node === parent.consequent && hasNegation(sourceCode.text, parent.test.range)) {
             consequentEnds.set(parent, new Set());
           }
-        } else if (node.type === 'IfStatement') {
+        } else if (node.type === AST_NODE_TYPES.IfStatement) {
           // The segment after an `if` without `else`: edges from the test (not from the consequent) take the negation.
           const ends = consequentEnds.get(node);
           if (ends) {
@@ -330,7 +331,7 @@ const rule = createRule<Options, MessageIds>({
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
       [matchers.closeCalls](node: TSESTree.CallExpression) {
         const callee = unwrap(node.callee);
-        if (callee?.type !== 'MemberExpression') return;
+        if (callee?.type !== AST_NODE_TYPES.MemberExpression) return;
         const method = propertyName(callee);
         if (!method || !closeMethods.has(method)) return;
         const receiver = callee.object;
@@ -391,42 +392,42 @@ function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
  */
 export function jumpAfterClose(close: Node): Node | null {
   let expression: Node = close;
-  while (expression.parent?.type === 'AwaitExpression' || expression.parent?.type === 'YieldExpression' || expression.parent?.type === 'ChainExpression') {
+  while (expression.parent?.type === AST_NODE_TYPES.AwaitExpression || expression.parent?.type === AST_NODE_TYPES.YieldExpression || expression.parent?.type === AST_NODE_TYPES.ChainExpression) {
     expression = expression.parent;
   }
   const statement = expression.parent;
-  if (statement?.type !== 'ExpressionStatement') return null;
+  if (statement?.type !== AST_NODE_TYPES.ExpressionStatement) return null;
   const block = statement.parent;
-  const statements = block?.type === 'BlockStatement' ? block.body : block?.type === 'SwitchCase' ? block.consequent : null;
+  const statements = block?.type === AST_NODE_TYPES.BlockStatement ? block.body : block?.type === AST_NODE_TYPES.SwitchCase ? block.consequent : null;
   const next = statements?.[statements.indexOf(statement) + 1];
-  if (next?.type !== 'BreakStatement' && next?.type !== 'ReturnStatement' && next?.type !== 'ContinueStatement') return null;
-  return innermostLeftAsyncLoop(next, next.type === 'ReturnStatement' ? null : jumpTarget(next)) ? next : null;
+  if (next?.type !== AST_NODE_TYPES.BreakStatement && next?.type !== AST_NODE_TYPES.ReturnStatement && next?.type !== AST_NODE_TYPES.ContinueStatement) return null;
+  return innermostLeftAsyncLoop(next, next.type === AST_NODE_TYPES.ReturnStatement ? null : jumpTarget(next)) ? next : null;
 }
 
 /** The receiver of the close call written as the statement right before `node` (`body.destroy(); return;`), if any. */
 function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node | null {
   const parent = node.parent;
-  const statements: readonly Node[] = parent?.type === 'BlockStatement' ? parent.body : parent?.type === 'SwitchCase' ? parent.consequent : [];
+  const statements: readonly Node[] = parent?.type === AST_NODE_TYPES.BlockStatement ? parent.body : parent?.type === AST_NODE_TYPES.SwitchCase ? parent.consequent : [];
   const previous = statements[statements.indexOf(node) - 1];
-  if (previous?.type !== 'ExpressionStatement') return null;
+  if (previous?.type !== AST_NODE_TYPES.ExpressionStatement) return null;
   const call = unwrap(previous.expression);
-  const callee = call?.type === 'CallExpression' ? unwrap(call.callee) : null;
-  return callee?.type === 'MemberExpression' && closeMethods.has(propertyName(callee) ?? '') ? callee.object : null;
+  const callee = call?.type === AST_NODE_TYPES.CallExpression ? unwrap(call.callee) : null;
+  return callee?.type === AST_NODE_TYPES.MemberExpression && closeMethods.has(propertyName(callee) ?? '') ? callee.object : null;
 }
 
 /** The test and polarity of the branch that `node` starts, if it starts one. */
 function branchOf(node: Node): { test: Node; polarity: 'pos' | 'neg' } | null {
   const parent = node.parent;
   switch (parent?.type) {
-    case 'IfStatement':
-    case 'ConditionalExpression':
+    case AST_NODE_TYPES.IfStatement:
+    case AST_NODE_TYPES.ConditionalExpression:
       if (node === parent.consequent) return { test: parent.test, polarity: 'pos' };
       if (node === parent.alternate) return { test: parent.test, polarity: 'neg' };
       return null;
-    case 'LogicalExpression':
+    case AST_NODE_TYPES.LogicalExpression:
       if (node !== parent.right || parent.operator === '??') return null;
       return { test: parent.left, polarity: parent.operator === '&&' ? 'pos' : 'neg' };
-    case 'SwitchCase':
+    case AST_NODE_TYPES.SwitchCase:
       return parent.test && parent.consequent[0] === node ? { test: parent.test, polarity: 'pos' } : null;
     default:
       return null;
@@ -447,10 +448,10 @@ function hasNegation(text: string, [start, end]: readonly [number, number]): boo
 
 /** Callbacks start from the state where they are written (a callback in a completion branch); declarations, methods, IIFEs and stored functions do not. */
 function inheritsState(node: Node): boolean {
-  if (node.type !== 'ArrowFunctionExpression' && node.type !== 'FunctionExpression') return false;
+  if (node.type !== AST_NODE_TYPES.ArrowFunctionExpression && node.type !== AST_NODE_TYPES.FunctionExpression) return false;
   const parent = node.parent;
   // A callback handed to a call runs after the point where it is written; an IIFE or a stored function need not.
-  return (parent?.type === 'CallExpression' || parent?.type === 'NewExpression') && parent.callee !== node;
+  return (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) && parent.callee !== node;
 }
 
 /** The statement a `break`/`continue` transfers to. */
@@ -458,8 +459,8 @@ export function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStat
   for (let current: Node | undefined = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
     if (node.label) {
-      if (current.type === 'LabeledStatement' && current.label.name === node.label.name) return current.body;
-    } else if (isLoop(current) || (node.type === 'BreakStatement' && current.type === 'SwitchStatement')) {
+      if (current.type === AST_NODE_TYPES.LabeledStatement && current.label.name === node.label.name) return current.body;
+    } else if (isLoop(current) || (node.type === AST_NODE_TYPES.BreakStatement && current.type === AST_NODE_TYPES.SwitchStatement)) {
       return current;
     }
   }
@@ -468,10 +469,10 @@ export function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStat
 
 /** The innermost async-iteration loop that the jump leaves (return leaves all in the function; continue to the loop itself leaves none). */
 export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | null {
-  const isReturn = node.type === 'ReturnStatement';
+  const isReturn = node.type === AST_NODE_TYPES.ReturnStatement;
   for (let current = node.parent; current; current = current.parent) {
     if (isFunction(current)) return null;
-    const leaves = isReturn || node.type === 'BreakStatement' || current !== target;
+    const leaves = isReturn || node.type === AST_NODE_TYPES.BreakStatement || current !== target;
     if (isAsyncLoop(current) && leaves) return current;
     if (!isReturn && current === target) return null;
   }
@@ -493,7 +494,7 @@ function suggestionsFor(nodes: Node[], sourceCode: SourceCode, typescript: boole
 }
 
 function handsOffToDrain(loop: Node, iterable: Node, text: string): boolean {
-  if (loop.type !== 'ForOfStatement' || iterable.type !== 'Identifier') return false;
+  if (loop.type !== AST_NODE_TYPES.ForOfStatement || iterable.type !== AST_NODE_TYPES.Identifier) return false;
   const [start, end] = loop.body.range;
   return text.slice(start, end).includes(`${iterable.name}.${DRAIN_HAND_OFF_METHOD}(`);
 }

@@ -1,4 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 export type Node = TSESTree.Node;
 
@@ -7,22 +8,22 @@ export function unwrap(node: Node | null | undefined): Node | null {
   let current = node ?? null;
   while (current) {
     switch (current.type) {
-      case 'AwaitExpression':
+      case AST_NODE_TYPES.AwaitExpression:
         current = current.argument;
         continue;
-      case 'TSNonNullExpression':
-      case 'TSAsExpression':
-      case 'TSSatisfiesExpression':
-      case 'TSTypeAssertion':
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
         current = current.expression;
         continue;
-      case 'ChainExpression':
+      case AST_NODE_TYPES.ChainExpression:
         current = current.expression;
         continue;
-      case 'SequenceExpression':
+      case AST_NODE_TYPES.SequenceExpression:
         current = current.expressions[current.expressions.length - 1] ?? null;
         continue;
-      case 'YieldExpression': {
+      case AST_NODE_TYPES.YieldExpression: {
         // Downleveled `await`: `yield __await(x)` in an async generator, `yield x` in an `__awaiter` body.
         const awaited = downleveledAwaitArgument(current);
         if (!awaited) return current;
@@ -43,9 +44,9 @@ const DOWNLEVELED_ASYNC_WRAPPERS = new Set(['__awaiter', '__asyncGenerator']);
  * `__asyncGenerator(this, arguments, function* name() {…})`: it runs as the body of the method it is written in.
  */
 export function isDownleveledAsyncBody(fn: Node): boolean {
-  if (fn.type !== 'FunctionExpression' || !fn.generator) return false;
+  if (fn.type !== AST_NODE_TYPES.FunctionExpression || !fn.generator) return false;
   const call = fn.parent;
-  if (call?.type !== 'CallExpression' || !call.arguments.includes(fn)) return false;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(fn)) return false;
   const name = calleeName(call.callee);
   return name !== null && DOWNLEVELED_ASYNC_WRAPPERS.has(name);
 }
@@ -53,31 +54,31 @@ export function isDownleveledAsyncBody(fn: Node): boolean {
 function downleveledAwaitArgument(node: TSESTree.YieldExpression): Node | null {
   if (node.delegate || !node.argument) return null;
   const argument = node.argument;
-  if (argument.type === 'CallExpression' && calleeName(argument.callee) === '__await') {
+  if (argument.type === AST_NODE_TYPES.CallExpression && calleeName(argument.callee) === '__await') {
     const value = argument.arguments[0];
-    return value && value.type !== 'SpreadElement' ? value : null;
+    return value && value.type !== AST_NODE_TYPES.SpreadElement ? value : null;
   }
   for (let current: Node | undefined = node.parent; current; current = current.parent) {
     if (isFunction(current)) {
       const call = current.parent;
-      return isDownleveledAsyncBody(current) && call?.type === 'CallExpression' && calleeName(call.callee) === '__awaiter' ? argument : null;
+      return isDownleveledAsyncBody(current) && call?.type === AST_NODE_TYPES.CallExpression && calleeName(call.callee) === '__awaiter' ? argument : null;
     }
   }
   return null;
 }
 
 export function propertyName(node: TSESTree.MemberExpression): string | null {
-  if (!node.computed && node.property.type === 'Identifier') return node.property.name;
-  if (node.property.type === 'Literal' && typeof node.property.value === 'string') return node.property.value;
-  if (node.property.type === 'PrivateIdentifier') return node.property.name;
+  if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;
+  if (node.property.type === AST_NODE_TYPES.Literal && typeof node.property.value === 'string') return node.property.value;
+  if (node.property.type === AST_NODE_TYPES.PrivateIdentifier) return node.property.name;
   return null;
 }
 
 /** `Symbol.asyncIterator` as a computed key. */
 export function isAsyncIteratorKey(node: Node): boolean {
   return (
-    node.type === 'MemberExpression' &&
-    node.object.type === 'Identifier' &&
+    node.type === AST_NODE_TYPES.MemberExpression &&
+    node.object.type === AST_NODE_TYPES.Identifier &&
     node.object.name === 'Symbol' &&
     propertyName(node) === 'asyncIterator'
   );
@@ -87,34 +88,34 @@ export function isAsyncIteratorKey(node: Node): boolean {
 export function calleeName(callee: Node): string | null {
   const target = unwrap(callee);
   if (!target) return null;
-  if (target.type === 'Identifier') return target.name;
-  if (target.type === 'MemberExpression') return propertyName(target);
+  if (target.type === AST_NODE_TYPES.Identifier) return target.name;
+  if (target.type === AST_NODE_TYPES.MemberExpression) return propertyName(target);
   return null;
 }
 
 export function isFunction(node: Node): node is TSESTree.FunctionLike & (TSESTree.ArrowFunctionExpression | TSESTree.FunctionDeclaration | TSESTree.FunctionExpression) {
-  return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression';
+  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 export function isLoop(node: Node): node is TSESTree.WhileStatement | TSESTree.DoWhileStatement | TSESTree.ForStatement | TSESTree.ForInStatement | TSESTree.ForOfStatement {
   return (
-    node.type === 'WhileStatement' ||
-    node.type === 'DoWhileStatement' ||
-    node.type === 'ForStatement' ||
-    node.type === 'ForInStatement' ||
-    node.type === 'ForOfStatement'
+    node.type === AST_NODE_TYPES.WhileStatement ||
+    node.type === AST_NODE_TYPES.DoWhileStatement ||
+    node.type === AST_NODE_TYPES.ForStatement ||
+    node.type === AST_NODE_TYPES.ForInStatement ||
+    node.type === AST_NODE_TYPES.ForOfStatement
   );
 }
 
 /** What a `for await` iterates: `x` of `for await (… of x)`, or the `__asyncValues(x)` argument of its downleveled form. */
 export function asyncLoopIterable(loop: Node): Node | null {
-  if (loop.type === 'ForOfStatement') return loop.await ? loop.right : null;
-  if (loop.type !== 'ForStatement' || loop.init?.type !== 'VariableDeclaration') return null;
+  if (loop.type === AST_NODE_TYPES.ForOfStatement) return loop.await ? loop.right : null;
+  if (loop.type !== AST_NODE_TYPES.ForStatement || loop.init?.type !== AST_NODE_TYPES.VariableDeclaration) return null;
   for (const declarator of loop.init.declarations) {
     const init = unwrap(declarator.init);
-    if (init?.type === 'CallExpression' && calleeName(init.callee) === '__asyncValues') {
+    if (init?.type === AST_NODE_TYPES.CallExpression && calleeName(init.callee) === '__asyncValues') {
       const argument = init.arguments[0];
-      return argument && argument.type !== 'SpreadElement' ? argument : null;
+      return argument && argument.type !== AST_NODE_TYPES.SpreadElement ? argument : null;
     }
   }
   return null;
@@ -124,11 +125,11 @@ export function asyncLoopIterable(loop: Node): Node | null {
 export function holderKeyName(fn: Node): string | null {
   const parent = fn.parent;
   if (!parent) return null;
-  if ((parent.type === 'Property' || parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition') && parent.value === fn) {
+  if ((parent.type === AST_NODE_TYPES.Property || parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition) && parent.value === fn) {
     const key = parent.key;
-    if (!parent.computed && key.type === 'Identifier') return key.name;
-    if (key.type === 'Literal' && typeof key.value === 'string') return key.value;
-    if (key.type === 'PrivateIdentifier') return key.name;
+    if (!parent.computed && key.type === AST_NODE_TYPES.Identifier) return key.name;
+    if (key.type === AST_NODE_TYPES.Literal && typeof key.value === 'string') return key.value;
+    if (key.type === AST_NODE_TYPES.PrivateIdentifier) return key.name;
   }
   return null;
 }

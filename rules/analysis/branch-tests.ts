@@ -4,6 +4,7 @@ import { calledFunction, isNullish, ownReturns, terminalBranchOf } from './funct
 import type { Family, StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** What entering a branch does to the "terminal event seen, EOF not yet" fact. */
 export type Effect =
@@ -96,9 +97,9 @@ export class BranchTestClassifier {
 
   /** `finished = true` of a completion flag: the label of the terminal event it records, else null. */
   flagSetTo(assignment: TSESTree.AssignmentExpression): string | null {
-    if (assignment.operator !== '=' || assignment.left.type !== 'Identifier') return null;
+    if (assignment.operator !== '=' || assignment.left.type !== AST_NODE_TYPES.Identifier) return null;
     const right = unwrap(assignment.right);
-    if (right?.type !== 'Literal' || right.value !== true) return null;
+    if (right?.type !== AST_NODE_TYPES.Literal || right.value !== true) return null;
     return this.isCompletionFlag(assignment.left) ? assignment.left.name : null;
   }
 
@@ -114,7 +115,7 @@ export class BranchTestClassifier {
       if (reference.from.variableScope !== home) return false;
       if (!reference.isWrite() || reference.init) continue;
       const assignment = reference.identifier.parent;
-      if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=' || !isBooleanLiteralOrNothing(assignment.right)) return false;
+      if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || !isBooleanLiteralOrNothing(assignment.right)) return false;
     }
     return true;
   }
@@ -122,10 +123,10 @@ export class BranchTestClassifier {
   private compute(test: Node): TestEffects {
     const node = unwrap(test);
     if (!node) return NEUTRAL;
-    if (node.type === 'UnaryExpression' && node.operator === '!') return negate(this.classify(node.argument));
-    if (node.type === 'LogicalExpression' && node.operator !== '??') {
+    if (node.type === AST_NODE_TYPES.UnaryExpression && node.operator === '!') return negate(this.classify(node.argument));
+    if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator !== '??') {
       // The shape check looks at a whole `&&` chain once (not at each of its sub-chains: linear in the test's size).
-      if (node.operator === '&&' && !(node.parent?.type === 'LogicalExpression' && node.parent.operator === '&&')) {
+      if (node.operator === '&&' && !(node.parent?.type === AST_NODE_TYPES.LogicalExpression && node.parent.operator === '&&')) {
         const reply = this.jsonRpcReply(node);
         if (reply) return reply;
       }
@@ -136,15 +137,15 @@ export class BranchTestClassifier {
         : { pos: either(left.pos, right.pos), neg: both(left.neg, right.neg) };
     }
     // Downleveled optional chaining, `item === null || item === void 0 ? void 0 : item.done`: the member read decides.
-    if (node.type === 'ConditionalExpression' && isNullish(node.consequent)) {
+    if (node.type === AST_NODE_TYPES.ConditionalExpression && isNullish(node.consequent)) {
       const read = this.classify(node.alternate);
       return { pos: read.pos, neg: either(NONE, read.neg) };
     }
-    if (node.type === 'BinaryExpression' && EQUALITY.has(node.operator)) {
+    if (node.type === AST_NODE_TYPES.BinaryExpression && EQUALITY.has(node.operator)) {
       const tested = nullComparedSide(node);
       if (tested) return this.nullComparison(tested, node.operator === '===' || node.operator === '==');
     }
-    if (node.type === 'BinaryExpression' && (node.operator === '!==' || node.operator === '!=')) {
+    if (node.type === AST_NODE_TYPES.BinaryExpression && (node.operator === '!==' || node.operator === '!=')) {
       const effects = this.atom(node);
       // `res.status !== 200`, `err != null`: an exempt test stays exempt on its own side.
       return effects.pos.kind === 'killAll' ? effects : negate(effects);
@@ -155,21 +156,21 @@ export class BranchTestClassifier {
   private atom(node: Node): TestEffects {
     const eof = this.streams.eofFamily(node);
     if (eof) return { pos: { kind: 'kill', family: eof }, neg: NONE };
-    if (node.type === 'BinaryExpression') {
+    if (node.type === AST_NODE_TYPES.BinaryExpression) {
       const sideEof = this.streams.eofFamily(node.left) ?? this.streams.eofFamily(node.right);
       if (sideEof && isTrueLiteral(node.left, node.right)) return { pos: { kind: 'kill', family: sideEof }, neg: NONE };
     }
-    if (node.type === 'Identifier' && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };
+    if (node.type === AST_NODE_TYPES.Identifier && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };
     const reply = this.jsonRpcReply(node);
     if (reply) return reply;
     const nullOnTerminal = this.nullOnTerminalValue(node);
     if (nullOnTerminal) return { pos: NONE, neg: { kind: 'gen', label: nullOnTerminal } };
     const tokens = collectTokens(node);
-    const relational = node.type === 'BinaryExpression' && RELATIONAL.has(node.operator);
+    const relational = node.type === AST_NODE_TYPES.BinaryExpression && RELATIONAL.has(node.operator);
     if (relational && (this.readsClock(node.left) || this.readsClock(node.right))) return { pos: KILL_ALL, neg: NONE };
     const comparison = relational && !isEmptinessCheck(node);
     // `record.status === 'completed'` is about the value compared, not an HTTP status check.
-    const comparesString = node.type === 'BinaryExpression' && EQUALITY.has(node.operator) && [node.left, node.right].some(isStringLiteral);
+    const comparesString = node.type === AST_NODE_TYPES.BinaryExpression && EQUALITY.has(node.operator) && [node.left, node.right].some(isStringLiteral);
     let kind: ExemptKind = null;
     for (const token of tokens) {
       if (comparesString && words(token).includes('status')) continue;
@@ -179,7 +180,7 @@ export class BranchTestClassifier {
     }
     if (kind === 'success') return { pos: NONE, neg: KILL_ALL };
     if (tokens.some((token) => matchesTerminal(token, this.terminalPatterns))) {
-      const guard = node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'PrivateIdentifier';
+      const guard = node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.MemberExpression || node.type === AST_NODE_TYPES.PrivateIdentifier;
       return { pos: { kind: 'gen', label: this.labelOf(node), ...(guard ? { guard } : {}) }, neg: NONE };
     }
     return NEUTRAL;
@@ -206,14 +207,14 @@ export class BranchTestClassifier {
   private readsClock(expression: Node): boolean {
     const node = unwrap(expression);
     if (!node) return false;
-    if (node.type === 'BinaryExpression') return this.readsClock(node.left) || this.readsClock(node.right);
-    if (node.type === 'CallExpression') return isClockCall(node);
-    if (node.type === 'Identifier') {
+    if (node.type === AST_NODE_TYPES.BinaryExpression) return this.readsClock(node.left) || this.readsClock(node.right);
+    if (node.type === AST_NODE_TYPES.CallExpression) return isClockCall(node);
+    if (node.type === AST_NODE_TYPES.Identifier) {
       const variable = this.streams.variableOf(node);
       const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
       if (def?.type !== 'Variable') return false;
       const init = unwrap(def.node.init);
-      return init?.type === 'CallExpression' && isClockCall(init);
+      return init?.type === AST_NODE_TYPES.CallExpression && isClockCall(init);
     }
     return false;
   }
@@ -225,14 +226,14 @@ export class BranchTestClassifier {
    */
   private nullOnTerminalValue(expression: Node): string | null {
     let value = unwrap(expression);
-    if (value?.type === 'Identifier') {
+    if (value?.type === AST_NODE_TYPES.Identifier) {
       const variable = this.streams.variableOf(value);
       if (!variable || variable.defs.length !== 1 || variable.references.some((reference) => reference.isWrite() && !reference.init)) return null;
       const def = variable.defs[0];
       if (def.type !== 'Variable' || def.node.id !== def.name) return null;
       value = unwrap(def.node.init);
     }
-    if (value?.type !== 'CallExpression') return null;
+    if (value?.type !== AST_NODE_TYPES.CallExpression) return null;
     const fn = calledFunction(value, this.streams);
     if (!fn) return null;
     if (this.nullOnTerminal.has(fn)) return this.nullOnTerminal.get(fn)!;
@@ -261,34 +262,34 @@ export class BranchTestClassifier {
 }
 
 function isStringLiteral(node: Node): boolean {
-  return node.type === 'Literal' && typeof node.value === 'string';
+  return node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string';
 }
 
 /** The side compared with `null`/`undefined`/`void 0`, if one side is such. */
 function nullComparedSide(node: TSESTree.BinaryExpression): Node | null {
-  if (node.left.type !== 'PrivateIdentifier' && isNullish(node.right)) return node.left;
+  if (node.left.type !== AST_NODE_TYPES.PrivateIdentifier && isNullish(node.right)) return node.left;
   if (isNullish(node.left)) return node.right;
   return null;
 }
 
 function isClockCall(call: TSESTree.CallExpression): boolean {
   const callee = unwrap(call.callee);
-  if (callee?.type !== 'MemberExpression') return false;
+  if (callee?.type !== AST_NODE_TYPES.MemberExpression) return false;
   const object = unwrap(callee.object);
-  const name = object?.type === 'Identifier' ? object.name : object?.type === 'MemberExpression' ? propertyName(object) : null;
+  const name = object?.type === AST_NODE_TYPES.Identifier ? object.name : object?.type === AST_NODE_TYPES.MemberExpression ? propertyName(object) : null;
   return name !== null && CLOCK_READS.get(name) === propertyName(callee);
 }
 
 /** `buf.length > 0`, `count < 1`: about emptiness, not a size or count limit. */
 function isEmptinessCheck(node: TSESTree.BinaryExpression): boolean {
-  return [node.left, node.right].some((side) => side.type === 'Literal' && (side.value === 0 || side.value === 1));
+  return [node.left, node.right].some((side) => side.type === AST_NODE_TYPES.Literal && (side.value === 0 || side.value === 1));
 }
 
 function isBooleanLiteralOrNothing(node: Node | null | undefined): boolean {
   const value = unwrap(node);
   if (!value) return true;
-  if (value.type === 'Literal') return typeof value.value === 'boolean';
-  return value.type === 'Identifier' && value.name === 'undefined';
+  if (value.type === AST_NODE_TYPES.Literal) return typeof value.value === 'boolean';
+  return value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined';
 }
 
 /** Not finished (`!sawDone`, `!done`): the branch is the abnormal one, its negation the completion. */
@@ -301,7 +302,7 @@ function negate(effects: TestEffects): TestEffects {
 }
 
 function isTrueLiteral(left: Node, right: Node): boolean {
-  return [left, right].some((side) => side.type === 'Literal' && side.value === true);
+  return [left, right].some((side) => side.type === AST_NODE_TYPES.Literal && side.value === true);
 }
 
 /** Names, property names and string literals a test mentions (not inside nested functions). */
@@ -310,54 +311,54 @@ function collectTokens(root: Node): string[] {
   const visit = (node: Node | null | undefined): void => {
     if (!node) return;
     switch (node.type) {
-      case 'Identifier':
+      case AST_NODE_TYPES.Identifier:
         tokens.push(node.name);
         return;
-      case 'PrivateIdentifier':
+      case AST_NODE_TYPES.PrivateIdentifier:
         tokens.push(node.name);
         return;
-      case 'Literal':
+      case AST_NODE_TYPES.Literal:
         if (typeof node.value === 'string') tokens.push(node.value);
         return;
-      case 'TemplateLiteral':
+      case AST_NODE_TYPES.TemplateLiteral:
         for (const quasi of node.quasis) tokens.push(quasi.value.cooked ?? quasi.value.raw);
         node.expressions.forEach((expression) => visit(expression));
         return;
-      case 'MemberExpression':
+      case AST_NODE_TYPES.MemberExpression:
         visit(node.object);
         if (node.computed) visit(node.property);
         else tokens.push(propertyName(node) ?? '');
         return;
-      case 'CallExpression': {
+      case AST_NODE_TYPES.CallExpression: {
         const name = calleeName(node.callee);
         if (name) tokens.push(name);
         const callee = unwrap(node.callee);
-        if (callee?.type === 'MemberExpression') visit(callee.object);
+        if (callee?.type === AST_NODE_TYPES.MemberExpression) visit(callee.object);
         node.arguments.forEach((argument) => visit(argument));
         return;
       }
-      case 'BinaryExpression':
-      case 'LogicalExpression':
+      case AST_NODE_TYPES.BinaryExpression:
+      case AST_NODE_TYPES.LogicalExpression:
         visit(node.left);
         visit(node.right);
         return;
-      case 'UnaryExpression':
-      case 'AwaitExpression':
-      case 'UpdateExpression':
+      case AST_NODE_TYPES.UnaryExpression:
+      case AST_NODE_TYPES.AwaitExpression:
+      case AST_NODE_TYPES.UpdateExpression:
         visit(node.argument);
         return;
-      case 'AssignmentExpression':
+      case AST_NODE_TYPES.AssignmentExpression:
         visit(node.left);
         visit(node.right);
         return;
-      case 'ChainExpression':
-      case 'TSNonNullExpression':
-      case 'TSAsExpression':
-      case 'TSSatisfiesExpression':
-      case 'TSTypeAssertion':
+      case AST_NODE_TYPES.ChainExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
         visit(node.expression);
         return;
-      case 'ConditionalExpression':
+      case AST_NODE_TYPES.ConditionalExpression:
         visit(node.test);
         visit(node.consequent);
         visit(node.alternate);
@@ -375,7 +376,7 @@ function collectTokens(root: Node): string[] {
  * `error` (`msg.id === id && msg.error`). Predicates such as `isJSONRPCResponse(msg)` go through the patterns.
  */
 function isJsonRpcReply(node: Node, tokens: readonly string[]): boolean {
-  if (node.type === 'BinaryExpression' && node.operator === 'in' && node.left.type === 'Literal' && node.left.value === 'result') return true;
+  if (node.type === AST_NODE_TYPES.BinaryExpression && node.operator === 'in' && node.left.type === AST_NODE_TYPES.Literal && node.left.value === 'result') return true;
   return tokens.includes('id') && (tokens.includes('result') || tokens.includes('error')) && !tokens.includes('done');
 }
 

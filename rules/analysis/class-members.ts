@@ -1,5 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { isDownleveledAsyncBody, propertyName, unwrap, walk, type Node } from './ast.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** What a class says about its fields: `this.x = …` assignments, field definitions, parameter properties, `this.x.signal` uses. */
 export interface ClassMembers {
@@ -49,16 +50,16 @@ export class ClassMemberIndex {
   }
 
   private add(members: ClassMembers, node: Node, classNode: Node): void {
-    if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && unwrap(node.left.object)?.type === 'ThisExpression') {
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression && unwrap(node.left.object)?.type === AST_NODE_TYPES.ThisExpression) {
       const name = propertyName(node.left);
       if (name) members.assignments.push([name, node.right]);
-    } else if (node.type === 'PropertyDefinition' && node.key.type === 'Identifier' && node.parent?.parent === classNode) {
+    } else if (node.type === AST_NODE_TYPES.PropertyDefinition && node.key.type === AST_NODE_TYPES.Identifier && node.parent?.parent === classNode) {
       members.definitions.push(node);
-    } else if (node.type === 'TSParameterProperty' && node.parameter.type === 'Identifier') {
+    } else if (node.type === AST_NODE_TYPES.TSParameterProperty && node.parameter.type === AST_NODE_TYPES.Identifier) {
       members.parameters.push(node);
-    } else if (node.type === 'MemberExpression' && propertyName(node) === 'signal') {
+    } else if (node.type === AST_NODE_TYPES.MemberExpression && propertyName(node) === 'signal') {
       const object = unwrap(node.object);
-      if (object?.type !== 'MemberExpression' || unwrap(object.object)?.type !== 'ThisExpression') return;
+      if (object?.type !== AST_NODE_TYPES.MemberExpression || unwrap(object.object)?.type !== AST_NODE_TYPES.ThisExpression) return;
       const field = propertyName(object);
       if (field) members.signalUses.push([field, node]);
     }
@@ -67,10 +68,10 @@ export class ClassMemberIndex {
 
 export function enclosingClass(node: Node): Node | null {
   for (let current = node.parent; current; current = current.parent) {
-    if (current.type === 'ClassBody') return current.parent ?? null;
-    if (current.type === 'FunctionDeclaration' || current.type === 'FunctionExpression') {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current.parent ?? null;
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration || current.type === AST_NODE_TYPES.FunctionExpression) {
       const holder = current.parent;
-      if (holder?.type !== 'MethodDefinition' && holder?.type !== 'PropertyDefinition' && !isDownleveledAsyncBody(current)) return null;
+      if (holder?.type !== AST_NODE_TYPES.MethodDefinition && holder?.type !== AST_NODE_TYPES.PropertyDefinition && !isDownleveledAsyncBody(current)) return null;
     }
   }
   return null;

@@ -1,4 +1,5 @@
 import { calleeName, holderKeyName, isFunction, propertyName, unwrap, type Node } from './ast.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 const ITERATOR_STOP_MEMBERS = new Set(['return', 'throw', 'cancel']);
 const EXEMPT_EVENTS = new Set(['abort', 'error', 'close', 'timeout', 'end', 'aborted']);
@@ -10,7 +11,7 @@ const HANDLER_PROPERTIES = new Set(['onabort', 'onerror', 'onclose', 'ontimeout'
 export function isLexicallyExempt(close: Node): boolean {
   let branchChecked = false;
   for (let node: Node = close, parent = close.parent; parent; node = parent, parent = parent.parent) {
-    if (parent.type === 'CatchClause') return true;
+    if (parent.type === AST_NODE_TYPES.CatchClause) return true;
     if (!branchChecked && isBranchBody(node, parent)) {
       branchChecked = true;
       if (endsInThrow(node)) return true;
@@ -21,16 +22,16 @@ export function isLexicallyExempt(close: Node): boolean {
 }
 
 function isBranchBody(node: Node, parent: Node): boolean {
-  if (parent.type === 'IfStatement') return node === parent.consequent || node === parent.alternate;
-  return parent.type === 'SwitchCase' && parent.consequent.some((statement) => statement === node);
+  if (parent.type === AST_NODE_TYPES.IfStatement) return node === parent.consequent || node === parent.alternate;
+  return parent.type === AST_NODE_TYPES.SwitchCase && parent.consequent.some((statement) => statement === node);
 }
 
 function endsInThrow(node: Node): boolean {
-  if (node.type === 'ThrowStatement') return true;
-  if (node.type === 'BlockStatement') return node.body[node.body.length - 1]?.type === 'ThrowStatement';
-  if (node.parent?.type === 'SwitchCase') {
+  if (node.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (node.type === AST_NODE_TYPES.BlockStatement) return node.body[node.body.length - 1]?.type === AST_NODE_TYPES.ThrowStatement;
+  if (node.parent?.type === AST_NODE_TYPES.SwitchCase) {
     const body = node.parent.consequent;
-    return body[body.length - 1]?.type === 'ThrowStatement';
+    return body[body.length - 1]?.type === AST_NODE_TYPES.ThrowStatement;
   }
   return false;
 }
@@ -40,11 +41,11 @@ function isExemptFunction(fn: Node): boolean {
   const key = holderKeyName(fn);
   if (key && ITERATOR_STOP_MEMBERS.has(key)) return true;
   const parent = fn.parent;
-  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression') {
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === fn && parent.left.type === AST_NODE_TYPES.MemberExpression) {
     const name = propertyName(parent.left);
     return name !== null && HANDLER_PROPERTIES.has(name.toLowerCase());
   }
-  if (parent?.type !== 'CallExpression' || !parent.arguments.some((argument) => argument === fn)) return false;
+  if (parent?.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.some((argument) => argument === fn)) return false;
   const name = calleeName(parent.callee);
   if (!name) return false;
   if (TIMER_CALLS.has(name)) return true;
@@ -52,7 +53,7 @@ function isExemptFunction(fn: Node): boolean {
   if (name === 'then') return parent.arguments[1] === fn;
   if (LISTENER_METHODS.has(name)) {
     const event = unwrap(parent.arguments[0]);
-    return event?.type === 'Literal' && typeof event.value === 'string' && EXEMPT_EVENTS.has(event.value);
+    return event?.type === AST_NODE_TYPES.Literal && typeof event.value === 'string' && EXEMPT_EVENTS.has(event.value);
   }
   return false;
 }

@@ -3,6 +3,7 @@ import { isDownleveledAsyncBody, isFunction, propertyName, unwrap, type Node } f
 import { enclosingClass } from './class-members.js';
 import type { Effect } from './branch-tests.js';
 import type { StreamResolver } from './streams.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 // What a called function returns, read from its source: which function a call runs, its own returns, and
 // whether a return ends a terminal-event branch. The classifier summarises dispatchers with these.
@@ -11,26 +12,26 @@ import type { StreamResolver } from './streams.js';
 export function isNullish(node: Node | null | undefined): boolean {
   const value = node ?? null;
   if (!value) return true;
-  if (value.type === 'Literal') return value.value === null && !('regex' in value);
-  if (value.type === 'Identifier') return value.name === 'undefined';
-  return value.type === 'UnaryExpression' && value.operator === 'void';
+  if (value.type === AST_NODE_TYPES.Literal) return value.value === null && !('regex' in value);
+  if (value.type === AST_NODE_TYPES.Identifier) return value.name === 'undefined';
+  return value.type === AST_NODE_TYPES.UnaryExpression && value.operator === 'void';
 }
 
 /** The function a call runs: `this.method(…)` of the enclosing class, or `fn(…)` declared in the module. */
 export function calledFunction(call: TSESTree.CallExpression, streams: StreamResolver): Node | null {
   const callee = unwrap(call.callee);
-  if (callee?.type === 'MemberExpression' && unwrap(callee.object)?.type === 'ThisExpression') {
+  if (callee?.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object)?.type === AST_NODE_TYPES.ThisExpression) {
     const name = propertyName(callee);
     const classNode = enclosingClass(call);
-    if (!name || (classNode?.type !== 'ClassDeclaration' && classNode?.type !== 'ClassExpression')) return null;
+    if (!name || (classNode?.type !== AST_NODE_TYPES.ClassDeclaration && classNode?.type !== AST_NODE_TYPES.ClassExpression)) return null;
     for (const member of classNode.body.body) {
-      if (member.type === 'MethodDefinition' && member.kind === 'method' && !member.computed && member.key.type === 'Identifier' && member.key.name === name) {
+      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'method' && !member.computed && member.key.type === AST_NODE_TYPES.Identifier && member.key.name === name) {
         return member.value;
       }
     }
     return null;
   }
-  if (callee?.type === 'Identifier') {
+  if (callee?.type === AST_NODE_TYPES.Identifier) {
     const def = streams.variableOf(callee)?.defs[0];
     if (def?.type === 'FunctionName') return def.node;
     if (def?.type === 'Variable') {
@@ -47,14 +48,14 @@ export function ownReturns(fn: Node): TSESTree.ReturnStatement[] {
   const visit = (node: Node | null | undefined): void => {
     if (!node) return;
     if (node !== fn && isFunction(node) && !isDownleveledAsyncBody(node)) return;
-    if (node.type === 'ReturnStatement') returns.push(node);
+    if (node.type === AST_NODE_TYPES.ReturnStatement) returns.push(node);
     for (const value of Object.values(node)) {
       if (value === node.parent) continue;
       if (Array.isArray(value)) value.forEach((item) => isNode(item) && visit(item));
       else if (isNode(value)) visit(value);
     }
   };
-  visit(fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression' || fn.type === 'FunctionDeclaration' ? fn.body : fn);
+  visit(fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn);
   return returns;
 }
 
@@ -66,12 +67,12 @@ function isNode(value: unknown): value is Node {
 export function terminalBranchOf(statement: Node, effectOf: (test: Node) => Effect): string | null {
   let node: Node = statement;
   let parent = node.parent;
-  if (parent?.type === 'BlockStatement') {
+  if (parent?.type === AST_NODE_TYPES.BlockStatement) {
     if (parent.body[parent.body.length - 1] !== node) return null;
     node = parent;
     parent = node.parent;
   }
-  if (parent?.type !== 'IfStatement' || parent.consequent !== node) return null;
+  if (parent?.type !== AST_NODE_TYPES.IfStatement || parent.consequent !== node) return null;
   const effect = effectOf(parent.test);
   return effect.kind === 'gen' ? effect.label : null;
 }

@@ -3,6 +3,7 @@ import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, property
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { isBodyName, isResponseName, words } from './words.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 type Scope = TSESLint.Scope.Scope;
 type Variable = TSESLint.Scope.Variable;
@@ -63,22 +64,22 @@ export class StreamResolver {
     const node = unwrap(expression);
     if (!node) return null;
     switch (node.type) {
-      case 'Identifier': {
+      case AST_NODE_TYPES.Identifier: {
         const variable = this.resolve(node);
         if (variable) return this.familyOfVariable(variable);
         return this.isStreamName(node.name) ? `global:${node.name}` : null;
       }
-      case 'MemberExpression':
+      case AST_NODE_TYPES.MemberExpression:
         return this.familyOfMember(node);
-      case 'CallExpression':
+      case AST_NODE_TYPES.CallExpression:
         return this.familyOfCall(node);
-      case 'NewExpression':
+      case AST_NODE_TYPES.NewExpression:
         return this.familyOfArguments(node.arguments);
-      case 'ConditionalExpression':
+      case AST_NODE_TYPES.ConditionalExpression:
         return this.familyOf(node.consequent) ?? this.familyOf(node.alternate);
-      case 'LogicalExpression':
+      case AST_NODE_TYPES.LogicalExpression:
         return this.familyOf(node.left) ?? this.familyOf(node.right);
-      case 'AssignmentExpression':
+      case AST_NODE_TYPES.AssignmentExpression:
         return this.familyOf(node.right);
       default:
         return null;
@@ -88,9 +89,9 @@ export class StreamResolver {
   /** `await reader.read()` / `await it.next()` of a response stream. */
   readResultFamily(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
-    if (node?.type !== 'CallExpression') return null;
+    if (node?.type !== AST_NODE_TYPES.CallExpression) return null;
     const callee = unwrap(node.callee);
-    if (callee?.type !== 'MemberExpression') return null;
+    if (callee?.type !== AST_NODE_TYPES.MemberExpression) return null;
     const method = propertyName(callee);
     if (method !== 'read' && method !== 'next') return null;
     return this.familyOf(callee.object);
@@ -100,17 +101,17 @@ export class StreamResolver {
   eofFamily(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
     if (!node) return null;
-    if (node.type === 'MemberExpression' && propertyName(node) === 'done') {
+    if (node.type === AST_NODE_TYPES.MemberExpression && propertyName(node) === 'done') {
       const fromRead = this.readResultFamily(node.object);
       if (fromRead) return fromRead;
       const object = unwrap(node.object);
-      if (object?.type === 'Identifier') {
+      if (object?.type === AST_NODE_TYPES.Identifier) {
         const variable = this.resolve(object);
         if (variable) return this.readResultVariableFamily(variable);
       }
       return null;
     }
-    if (node.type === 'Identifier') {
+    if (node.type === AST_NODE_TYPES.Identifier) {
       const variable = this.resolve(node);
       return variable ? this.eofVariableFamily(variable) : null;
     }
@@ -144,15 +145,15 @@ export class StreamResolver {
   /** `controller.terminate()` where `controller` is the controller of a TransformStream piped from a response. */
   transformControllerFamily(expression: Node): Family | null {
     const node = unwrap(expression);
-    if (node?.type !== 'Identifier') return null;
+    if (node?.type !== AST_NODE_TYPES.Identifier) return null;
     const variable = this.resolve(node);
     const def = variable?.defs[0];
     if (!def || def.type !== 'Parameter') return null;
     const fn: Node = def.node;
-    const holder = fn.parent?.type === 'Property' ? fn.parent : null;
+    const holder = fn.parent?.type === AST_NODE_TYPES.Property ? fn.parent : null;
     const object = holder?.parent;
     const construct = object?.parent;
-    if (object?.type !== 'ObjectExpression' || construct?.type !== 'NewExpression' || calleeName(construct.callee) !== 'TransformStream') {
+    if (object?.type !== AST_NODE_TYPES.ObjectExpression || construct?.type !== AST_NODE_TYPES.NewExpression || calleeName(construct.callee) !== 'TransformStream') {
       return null;
     }
     return this.pipedFrom(construct);
@@ -160,11 +161,11 @@ export class StreamResolver {
 
   private pipedFrom(transform: Node): Family | null {
     const parent = transform.parent;
-    if (parent?.type === 'CallExpression' && parent.arguments.some((argument) => argument === transform)) {
+    if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.some((argument) => argument === transform)) {
       const callee = unwrap(parent.callee);
-      if (callee?.type === 'MemberExpression' && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
+      if (callee?.type === AST_NODE_TYPES.MemberExpression && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
     }
-    if (parent?.type === 'VariableDeclarator' && parent.init === transform && parent.id.type === 'Identifier') {
+    if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === transform && parent.id.type === AST_NODE_TYPES.Identifier) {
       const variable = this.resolve(parent.id);
       for (const reference of variable?.references ?? []) {
         if (reference.init || !reference.isRead()) continue;
@@ -198,10 +199,10 @@ export class StreamResolver {
     // axios: `res.data` of a request made with `responseType: 'stream'` is the body.
     if (name === 'data') {
       const family = this.familyOf(node.object);
-      if (family && typeof family === 'object' && (family as Node).type === 'CallExpression' && asksForStream(family as TSESTree.CallExpression)) return family;
+      if (family && typeof family === 'object' && (family as Node).type === AST_NODE_TYPES.CallExpression && asksForStream(family as TSESTree.CallExpression)) return family;
     }
     const object = unwrap(node.object);
-    if (object?.type === 'ThisExpression' && name) {
+    if (object?.type === AST_NODE_TYPES.ThisExpression && name) {
       const classNode = enclosingClass(node);
       if (classNode) {
         const family = this.classFieldFamily(classNode, name);
@@ -217,7 +218,7 @@ export class StreamResolver {
   private familyOfCall(node: TSESTree.CallExpression): Family | null {
     if (this.isRequestCall(node)) return node;
     const callee = unwrap(node.callee);
-    if (callee?.type === 'MemberExpression') {
+    if (callee?.type === AST_NODE_TYPES.MemberExpression) {
       const method = propertyName(callee);
       if (callee.computed && isAsyncIteratorKey(callee.property)) return this.familyOf(callee.object);
       if (method && DERIVING_METHODS.has(method)) return this.familyOf(callee.object);
@@ -229,7 +230,7 @@ export class StreamResolver {
   /** A parser or iterator built over a response (`iterSSE(response)`, `new EventStream(res.body)`). */
   private familyOfArguments(args: readonly TSESTree.CallExpressionArgument[]): Family | null {
     for (const argument of args) {
-      if (argument.type === 'SpreadElement' || argument.type === 'ArrowFunctionExpression' || argument.type === 'FunctionExpression') continue;
+      if (argument.type === AST_NODE_TYPES.SpreadElement || argument.type === AST_NODE_TYPES.ArrowFunctionExpression || argument.type === AST_NODE_TYPES.FunctionExpression) continue;
       const family = this.familyOf(argument);
       if (family) return family;
     }
@@ -243,14 +244,14 @@ export class StreamResolver {
     const nameWords = words(name);
     if (nameWords[nameWords.length - 1] === 'fetch') return true;
     if (asksForStream(node)) return true;
-    if (callee?.type === 'MemberExpression') {
+    if (callee?.type === AST_NODE_TYPES.MemberExpression) {
       const object = unwrap(callee.object);
-      if (object?.type !== 'Identifier') return false;
+      if (object?.type !== AST_NODE_TYPES.Identifier) return false;
       // `http.get(…)` returns the request, which owns the response's socket: destroying it closes the response.
       if ((object.name === 'http' || object.name === 'https') && NODE_HTTP_CALLS.has(name)) return true;
       return object.name === 'undici' && UNDICI_CALLS.has(name);
     }
-    if (callee?.type === 'Identifier' && UNDICI_CALLS.has(name)) {
+    if (callee?.type === AST_NODE_TYPES.Identifier && UNDICI_CALLS.has(name)) {
       const variable = this.resolve(callee);
       const def = variable?.defs[0];
       return def?.type === 'ImportBinding' && (def.parent as TSESTree.ImportDeclaration).source.value === 'undici';
@@ -286,7 +287,7 @@ export class StreamResolver {
       if (!reference.writeExpr || reference.init) continue;
       const target = reference.identifier as Node;
       const family =
-        target.parent?.type === 'AssignmentExpression' && target.parent.left === target
+        target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
           ? isNewAbortController(reference.writeExpr)
             ? this.requestUsingSignalOf(variable)
             : this.familyOf(reference.writeExpr)
@@ -304,24 +305,24 @@ export class StreamResolver {
   /** `const { body } = response` takes the response's body; array patterns (`tee()` branches) do not. */
   private familyFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
     const property = name.parent;
-    if (property?.type !== 'Property' || property.value !== name || property.parent?.type !== 'ObjectPattern') return null;
-    const key = property.key.type === 'Identifier' ? property.key.name : null;
+    if (property?.type !== AST_NODE_TYPES.Property || property.value !== name || property.parent?.type !== AST_NODE_TYPES.ObjectPattern) return null;
+    const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : null;
     if (key !== 'body' && key !== 'readable') return null;
     return this.familyOf(init);
   }
 
   /** `res` of `http.get(url, res => …)` and of `fetch(url).then(res => …)`. */
   private familyOfCallbackParameter(fn: Node, name: TSESTree.Identifier): Family | null {
-    if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') return null;
+    if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) return null;
     if (fn.params[0] !== name) return null;
     const call = fn.parent;
-    if (call?.type !== 'CallExpression' || !call.arguments.includes(fn)) return null;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(fn)) return null;
     const callee = unwrap(call.callee);
-    if (callee?.type !== 'MemberExpression') return null;
+    if (callee?.type !== AST_NODE_TYPES.MemberExpression) return null;
     const method = propertyName(callee);
     const object = unwrap(callee.object);
     if (method === 'then') return this.familyOf(callee.object);
-    if (method && NODE_HTTP_CALLS.has(method) && object?.type === 'Identifier' && (object.name === 'http' || object.name === 'https')) {
+    if (method && NODE_HTTP_CALLS.has(method) && object?.type === AST_NODE_TYPES.Identifier && (object.name === 'http' || object.name === 'https')) {
       return call;
     }
     return null;
@@ -331,7 +332,7 @@ export class StreamResolver {
   private requestUsingSignalOf(variable: Variable): Family | null {
     for (const reference of variable.references) {
       const member = reference.identifier.parent;
-      if (member?.type !== 'MemberExpression' || member.object !== reference.identifier || propertyName(member) !== 'signal') continue;
+      if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier || propertyName(member) !== 'signal') continue;
       const request = this.requestReceiving(member, 3);
       if (request) return this.familyOf(request);
     }
@@ -342,22 +343,22 @@ export class StreamResolver {
     let node: Node = start;
     for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
       switch (parent.type) {
-        case 'Property':
-        case 'ObjectExpression':
-        case 'ArrayExpression':
-        case 'SpreadElement':
-        case 'LogicalExpression':
-        case 'ConditionalExpression':
-        case 'AwaitExpression':
-        case 'TSAsExpression':
+        case AST_NODE_TYPES.Property:
+        case AST_NODE_TYPES.ObjectExpression:
+        case AST_NODE_TYPES.ArrayExpression:
+        case AST_NODE_TYPES.SpreadElement:
+        case AST_NODE_TYPES.LogicalExpression:
+        case AST_NODE_TYPES.ConditionalExpression:
+        case AST_NODE_TYPES.AwaitExpression:
+        case AST_NODE_TYPES.TSAsExpression:
           continue;
-        case 'CallExpression':
-        case 'NewExpression':
+        case AST_NODE_TYPES.CallExpression:
+        case AST_NODE_TYPES.NewExpression:
           if (!parent.arguments.some((argument) => argument === node)) return null;
-          if (parent.type === 'CallExpression' && this.isRequestCall(parent)) return parent;
+          if (parent.type === AST_NODE_TYPES.CallExpression && this.isRequestCall(parent)) return parent;
           continue;
-        case 'VariableDeclarator': {
-          if (depth === 0 || parent.id.type !== 'Identifier' || parent.init !== node) return null;
+        case AST_NODE_TYPES.VariableDeclarator: {
+          if (depth === 0 || parent.id.type !== AST_NODE_TYPES.Identifier || parent.init !== node) return null;
           const variable = this.resolve(parent.id);
           for (const reference of variable?.references ?? []) {
             if (reference.init) continue;
@@ -435,7 +436,7 @@ export class StreamResolver {
     for (const reference of variable.references) {
       if (!reference.writeExpr || reference.init) continue;
       const target = reference.identifier as Node;
-      if (target.parent?.type !== 'AssignmentExpression' || target.parent.left !== target) continue;
+      if (target.parent?.type !== AST_NODE_TYPES.AssignmentExpression || target.parent.left !== target) continue;
       const family = this.readResultFamily(reference.writeExpr);
       if (family) return family;
     }
@@ -445,9 +446,9 @@ export class StreamResolver {
   /** `reader.read().then(({ done, value }) => …)`. */
   private readCallbackFamily(fn: Node): Family | null {
     const call = fn.parent;
-    if (call?.type !== 'CallExpression') return null;
+    if (call?.type !== AST_NODE_TYPES.CallExpression) return null;
     const callee = unwrap(call.callee);
-    if (callee?.type !== 'MemberExpression' || propertyName(callee) !== 'then') return null;
+    if (callee?.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee) !== 'then') return null;
     return this.readResultFamily(callee.object);
   }
 
@@ -470,7 +471,7 @@ export class StreamResolver {
         if (!reference.writeExpr || reference.init) continue;
         const target = reference.identifier as Node;
         family =
-          target.parent?.type === 'AssignmentExpression' && target.parent.left === target
+          target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
             ? this.eofFamily(reference.writeExpr)
             : this.doneFromPattern(target as TSESTree.Identifier, reference.writeExpr);
         if (family) break;
@@ -489,14 +490,14 @@ export class StreamResolver {
 function asksForStream(call: TSESTree.CallExpression): boolean {
   return call.arguments.some(
     (argument) =>
-      argument.type === 'ObjectExpression' &&
+      argument.type === AST_NODE_TYPES.ObjectExpression &&
       argument.properties.some(
         (property) =>
-          property.type === 'Property' &&
+          property.type === AST_NODE_TYPES.Property &&
           !property.computed &&
-          property.key.type === 'Identifier' &&
+          property.key.type === AST_NODE_TYPES.Identifier &&
           property.key.name === 'responseType' &&
-          property.value.type === 'Literal' &&
+          property.value.type === AST_NODE_TYPES.Literal &&
           property.value.value === 'stream',
       ),
   );
@@ -509,7 +510,7 @@ function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[]
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (isFunction(node)) continue;
-    if (node.type === 'CallExpression') {
+    if (node.type === AST_NODE_TYPES.CallExpression) {
       const name = calleeName(node.callee);
       if (name && words(name).includes('decode')) return true;
     }
@@ -528,17 +529,17 @@ function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[]
 function isDoneProperty(name: TSESTree.Identifier): boolean {
   const property = name.parent;
   return (
-    property?.type === 'Property' &&
+    property?.type === AST_NODE_TYPES.Property &&
     property.value === name &&
-    property.parent?.type === 'ObjectPattern' &&
-    property.key.type === 'Identifier' &&
+    property.parent?.type === AST_NODE_TYPES.ObjectPattern &&
+    property.key.type === AST_NODE_TYPES.Identifier &&
     property.key.name === 'done'
   );
 }
 
 function isNewAbortController(node: Node): boolean {
   const target = unwrap(node);
-  return target?.type === 'NewExpression' && calleeName(target.callee) === 'AbortController';
+  return target?.type === AST_NODE_TYPES.NewExpression && calleeName(target.callee) === 'AbortController';
 }
 
 function hasStreamTypeAnnotation(node: { typeAnnotation?: TSESTree.TSTypeAnnotation | undefined }): boolean {
@@ -547,9 +548,9 @@ function hasStreamTypeAnnotation(node: { typeAnnotation?: TSESTree.TSTypeAnnotat
 }
 
 function typeNamesStream(type: TSESTree.TypeNode): boolean {
-  if (type.type === 'TSUnionType') return type.types.some(typeNamesStream);
-  if (type.type !== 'TSTypeReference') return false;
-  const name = type.typeName.type === 'Identifier' ? type.typeName.name : type.typeName.type === 'TSQualifiedName' ? type.typeName.right.name : null;
+  if (type.type === AST_NODE_TYPES.TSUnionType) return type.types.some(typeNamesStream);
+  if (type.type !== AST_NODE_TYPES.TSTypeReference) return false;
+  const name = type.typeName.type === AST_NODE_TYPES.Identifier ? type.typeName.name : type.typeName.type === AST_NODE_TYPES.TSQualifiedName ? type.typeName.right.name : null;
   return name !== null && STREAM_TYPE_NAMES.has(name);
 }
 

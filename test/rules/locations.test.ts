@@ -9,6 +9,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 import { invalid, typedInvalid, type ExpectedError } from './cases.js';
 import { sdkShapeInvalid } from './cases-sdk-shapes.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 type AnyNode = TSESTree.Node;
 
@@ -37,10 +38,10 @@ function nodesSpanning(program: AnyNode, error: ExpectedError): AnyNode[] {
 }
 
 function isCloseSite(node: AnyNode, messageId: ExpectedError['messageId']): boolean {
-  if (messageId === 'implicitClose') return node.type === 'BreakStatement' || node.type === 'ReturnStatement';
-  if (node.type !== 'CallExpression') return false;
-  const callee = node.callee.type === 'ChainExpression' ? node.callee.expression : node.callee;
-  return callee.type === 'MemberExpression' && (callee.property.type === 'Identifier' || callee.property.type === 'PrivateIdentifier');
+  if (messageId === 'implicitClose') return node.type === AST_NODE_TYPES.BreakStatement || node.type === AST_NODE_TYPES.ReturnStatement;
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = node.callee.type === AST_NODE_TYPES.ChainExpression ? node.callee.expression : node.callee;
+  return callee.type === AST_NODE_TYPES.MemberExpression && (callee.property.type === AST_NODE_TYPES.Identifier || callee.property.type === AST_NODE_TYPES.PrivateIdentifier);
 }
 
 describe('expected locations in cases.ts span close sites', () => {
