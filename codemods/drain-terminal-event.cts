@@ -17,6 +17,7 @@ function removeBabelRegisterHook(): void {
   const base = require.main?.filename;
   if (!base) return;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the hook is a CommonJS module found from jscodeshift's own location
     const register = require(require.resolve('@babel/register', { paths: [base] })) as { revert?: () => void };
     register.revert?.();
   } catch {
@@ -24,6 +25,8 @@ function removeBabelRegisterHook(): void {
   }
 }
 
+// A real import() that TypeScript's CommonJS output does not turn into require() (the engine is ESM).
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fixed function body, no outside text
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<typeof Rewrite>;
 let rewriteModule: Promise<typeof Rewrite> | undefined;
 
@@ -31,15 +34,20 @@ function budgetFrom(options: Record<string, unknown>, fallback: number): number 
   const raw = options.drainTimeoutMs ?? options['drain-timeout-ms'] ?? fallback;
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${String(raw)}`);
+    throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${textOf(raw)}`);
   }
   return value;
+}
+
+/** An option value as the user wrote it: a string as is, anything else as JSON. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
 /** `--terminalPatterns=a,b` / `--closeMethods=cancel,abort` (or arrays from a programmatic call): the rule's options. */
 function listFrom(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const items = Array.isArray(value) ? value.map(textOf) : textOf(value).split(',');
   return items.map((item) => item.trim()).filter((item) => item !== '');
 }
 

@@ -34,7 +34,6 @@ export class EditBuilder {
     const { layout, text } = this;
     const s = layout.semi;
     const [start, end] = range(plan.statement);
-    const indent = indentAt(text, start);
     const call = `${plan.detached ? 'void' : 'await'} ${this.helper('reader')}(${plan.reader}, ${this.budget})`;
     const drain = plan.optional ? `if (${plan.reader}) ${call}${s}` : `${call}${s}`;
     // `if (a) if (b) x; else y` would change meaning: a guarded drain in a brace-less position gets braces.

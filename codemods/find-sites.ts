@@ -49,7 +49,7 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
     meta: rule.meta,
     defaultOptions: rule.defaultOptions,
     create(context) {
-      const proxy: typeof context = Object.create(context, {
+      const proxy = Object.create(context, {
         report: {
           value(descriptor: TSESLint.ReportDescriptor<MessageIds> & { node: Node; [ANALYSIS]?: StreamResolver }) {
             const { line, column } = descriptor.node.loc.start;
@@ -57,7 +57,7 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
             context.report(descriptor);
           },
         },
-      });
+      }) as typeof context;
       return rule.create(proxy);
     },
   };

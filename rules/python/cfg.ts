@@ -57,7 +57,7 @@ export interface Report {
  * close reached with one pending. No path is enumerated.
  */
 export function solve(graph: Graph): Report[] {
-  const entry: Pending[] = new Array(graph.blocks.length).fill(null);
+  const entry = Array.from({ length: graph.blocks.length }, (): Pending => null);
   const visited = new Array<boolean>(graph.blocks.length).fill(false);
   const work: Block[] = [];
   const queued = new Array<boolean>(graph.blocks.length).fill(false);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, copyFixtureInput, runCli, tempDir } from './run-cli.js';
+import { parseFixJson, type LintResultJson } from '../cli/helpers.js';
 
 const expectedOutput = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `output${ext}`), 'utf8');
 const inputOf = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `input${ext}`), 'utf8');
@@ -217,7 +218,7 @@ describe('drainguard fix', () => {
     const source = `${inputOf('02-js-while-reader-cancel-break', '.js')}export const view = <p>ok</p>;\n`;
     writeFileSync(join(dir, 'view.js'), source);
     const lint = await runCli(['lint', '--format', 'json'], dir);
-    expect(JSON.parse(lint.stdout)[0].messages.map((m: { line: number; column: number }) => [m.line, m.column])).toEqual([[11, 7]]);
+    expect((JSON.parse(lint.stdout) as LintResultJson[])[0].messages.map((m) => [m.line, m.column])).toEqual([[11, 7]]);
     const result = await runCli(['fix', '--dry'], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('view.js:11:7  fixed\n');
@@ -243,7 +244,7 @@ describe('drainguard fix', () => {
     ].join('\n');
     writeFileSync(join(dir, 'legacy.js'), source);
     const lint = await runCli(['lint', '--format', 'json'], dir);
-    expect(JSON.parse(lint.stdout)[0].messages.map((m: { line: number; column: number }) => [m.line, m.column])).toEqual([[9, 13]]);
+    expect((JSON.parse(lint.stdout) as LintResultJson[])[0].messages.map((m) => [m.line, m.column])).toEqual([[9, 13]]);
     const result = await runCli(['fix', '--force'], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('legacy.js:9:13  fixed\n');
@@ -252,7 +253,7 @@ describe('drainguard fix', () => {
     expect(fixed).toContain('\nasync function drainReader(reader, budgetMs) {\n');
     const relint = await runCli(['lint', '--format', 'json'], dir);
     expect(relint.code).toBe(0);
-    expect(JSON.parse(relint.stdout)[0]).toMatchObject({ errorCount: 0, fatalErrorCount: 0 });
+    expect((JSON.parse(relint.stdout) as LintResultJson[])[0]).toMatchObject({ errorCount: 0, fatalErrorCount: 0 });
   });
 
   it('takes the rule options: --terminal-pattern adds a completion word the defaults lack, a bad pattern is a usage error', async () => {
@@ -274,10 +275,10 @@ describe('drainguard fix', () => {
     ].join('\n');
     writeFileSync(join(dir, 'eos.js'), source);
     const defaults = await runCli(['fix', '--dry', '--json'], dir);
-    expect(JSON.parse(defaults.stdout).summary.sitesFound).toBe(0);
+    expect(parseFixJson(defaults).summary.sitesFound).toBe(0);
     const custom = await runCli(['fix', '--dry', '--json', '--terminal-pattern', '^eos$'], dir);
     expect(custom.code).toBe(0);
-    expect(JSON.parse(custom.stdout).files[0].sites).toEqual([{ line: 8, column: 13, status: 'fixed' }]);
+    expect(parseFixJson(custom).files[0].sites).toEqual([{ line: 8, column: 13, status: 'fixed' }]);
     const bad = await runCli(['fix', '--dry', '--terminal-pattern', '(eos'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--terminal-pattern '(eos' is not a regular expression");
@@ -304,10 +305,10 @@ describe('drainguard fix', () => {
     ].join('\n');
     writeFileSync(join(dir, 'typed.ts'), source);
     const syntaxOnly = await runCli(['fix', '--dry', '--json'], dir);
-    expect(JSON.parse(syntaxOnly.stdout).summary.sitesFound).toBe(0);
+    expect(parseFixJson(syntaxOnly).summary.sitesFound).toBe(0);
     const typed = await runCli(['fix', '--json', '--types'], dir);
     expect(typed.code).toBe(0);
-    expect(JSON.parse(typed.stdout).files[0].sites).toEqual([{ line: 5, column: 29, status: 'fixed' }]);
+    expect(parseFixJson(typed).files[0].sites).toEqual([{ line: 5, column: 29, status: 'fixed' }]);
     expect(readFileSync(join(dir, 'typed.ts'), 'utf8')).toContain("  const events = drainable(s, 1000);\n  for await (const chunk of events) {\n    if (chunk === '[DONE]') {\n      events.drainInBackground();\n      break;\n    }\n");
   });
 
@@ -316,7 +317,7 @@ describe('drainguard fix', () => {
     copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'a.js');
     const result = await runCli(['fix', '--dry', '--json', '--drain-timeout-ms', '0'], dir);
     expect(result.code).toBe(0);
-    const [site] = JSON.parse(result.stdout).files[0].sites;
+    const [site] = parseFixJson(result).files[0].sites;
     expect(site.status).toBe('fixed');
     expect(site.reason).toMatch(/^unbounded: --drain-timeout-ms 0 drains without a budget/);
   });

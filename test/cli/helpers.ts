@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import type { FileReport, FixSummary } from '../../cli/fix-report.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = path.join(ROOT, 'dist/cli.js');
@@ -31,6 +32,11 @@ export function runCli(args: string[], cwd: string, env: Record<string, string |
 /** Parses `--format json` output. */
 export function parseJson(run: CliRun): LintResultJson[] {
   return JSON.parse(run.stdout) as LintResultJson[];
+}
+
+/** Parses `drainguard fix --json` output. */
+export function parseFixJson(run: { stdout: string }): { files: FileReport[]; summary: FixSummary } {
+  return JSON.parse(run.stdout) as { files: FileReport[]; summary: FixSummary };
 }
 
 export interface LintMessageJson {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_ID, parseJson, resultFor, runCli, tempProject } from '../cli/helpers.js';
+import { RULE_ID, parseFixJson, parseJson, resultFor, runCli, tempProject } from '../cli/helpers.js';
 import { sarifValidator } from '../cli/sarif-schema.js';
 import { loadPythonFixtures } from './fixture-cases.js';
 
@@ -39,14 +39,21 @@ describe('drainguard lint on Python files', () => {
     const dir = tempProject({ 'src/transport.py': shape2.input, 'src/broken.py': BROKEN_PY });
     const run = await runCli(['lint', '--format=sarif'], dir);
     expect(run.code).toBe(1);
-    const log = JSON.parse(run.stdout);
+    const log = JSON.parse(run.stdout) as {
+      runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[] }[];
+    };
     const validate = sarifValidator();
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
-    const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: unknown }[] }[];
-    expect(results.map((result) => [result.ruleId, result.locations[0].physicalLocation])).toEqual([
-      ['drainguard/parse-error', expect.objectContaining({ artifactLocation: expect.objectContaining({ uri: 'src/broken.py' }), region: expect.objectContaining({ startLine: 2, startColumn: 5 }) })],
-      [RULE_ID, expect.objectContaining({ artifactLocation: expect.objectContaining({ uri: 'src/transport.py' }), region: { startLine: 12, startColumn: 23, endLine: 12, endColumn: 53 } })],
+    const located = log.runs[0].results.map((result) => {
+      const { artifactLocation, region } = result.locations[0].physicalLocation;
+      return [result.ruleId, artifactLocation.uri, region];
+    });
+    expect(located.map(([ruleId, uri]) => [ruleId, uri])).toEqual([
+      ['drainguard/parse-error', 'src/broken.py'],
+      [RULE_ID, 'src/transport.py'],
     ]);
+    expect(located[0][2]).toMatchObject({ startLine: 2, startColumn: 5 });
+    expect(located[1][2]).toEqual({ startLine: 12, startColumn: 23, endLine: 12, endColumn: 53 });
   });
 
   it('exits 0 on clean Python and 1 on a file that does not parse, still linting the others', async () => {
@@ -68,9 +75,9 @@ describe('drainguard fix on Python files', () => {
     const dir = tempProject({ 'transport.py': shape2.input, 'stream.py': shape4.input, 'manual.py': fixtures.get('09-manual-while-anext')!.input });
     const dry = await runCli(['fix', '--dry', '--json'], dir);
     expect(dry.code).toBe(1);
-    const report = JSON.parse(dry.stdout);
+    const report = parseFixJson(dry);
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 3, fixed: 2, manual: 1, errors: 0 });
-    expect(report.files.map((file: { path: string; changed: boolean; sites: unknown[] }) => [path.basename(file.path), file.changed, file.sites])).toEqual([
+    expect(report.files.map((file) => [path.basename(file.path), file.changed, file.sites])).toEqual([
       ['manual.py', false, fixtures.get('09-manual-while-anext')!.sites],
       ['stream.py', true, shape4.sites],
       ['transport.py', true, shape2.sites],
@@ -82,7 +89,7 @@ describe('drainguard fix on Python files', () => {
     expect(readFileSync(path.join(dir, 'transport.py'), 'utf8')).toBe(shape2.output);
     expect(readFileSync(path.join(dir, 'stream.py'), 'utf8')).toBe(shape4.output);
     const again = await runCli(['fix', '--json'], dir);
-    expect(JSON.parse(again.stdout).summary).toEqual({ filesScanned: 3, sitesFound: 1, fixed: 0, manual: 1, errors: 0 });
+    expect(parseFixJson(again).summary).toEqual({ filesScanned: 3, sitesFound: 1, fixed: 0, manual: 1, errors: 0 });
   });
 
   it('--print shows a unified diff of the Python rewrite', async () => {

@@ -2,7 +2,7 @@ import type { SseServerOptions } from './sse-server.mjs';
 import type { McpPeerOptions } from './mcp-server.mjs';
 
 /** A client call: `callOnce(url, init?, ...rest)` resolving to the messages it collected. */
-export type ClientFn = (url: string, ...args: any[]) => Promise<unknown>;
+export type ClientFn = (url: string, ...args: never[]) => Promise<unknown>;
 
 export interface RunOptions {
   /** Passed after the url on every call (e.g. [{ dispatcher }, 200]). */
