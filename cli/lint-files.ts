@@ -23,8 +23,9 @@ export interface LintFilesOptions {
    */
   engine?: Engine;
   /**
-   * Results exactly as ESLint gives them, suggestions included (`--format json`): oxlint reports
-   * no suggestions, so a file it reports on is linted again by ESLint. Without it (stylish, SARIF,
+   * Results exactly as ESLint gives them, suggestions included (`--format json`): oxlint's JSON has
+   * no suggestions, so the plugin it runs records them (cli/oxlint-plugin.ts), and a file it reports
+   * on whose suggestions were not recorded is linted again by ESLint. Without it (stylish, SARIF,
    * which show no suggestions) oxlint's messages are used as they are.
    */
   suggestions?: boolean;
@@ -118,9 +119,9 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   if (oxlint) {
     const fromOxlint = await oxlintDone!;
     for (const file of handed) {
-      const result = fromOxlint.get(file.filePath);
-      // A file oxlint left (it does not parse there), or one it reports on when suggestions are asked for: ESLint.
-      if (result && !(options.suggestions && result.messages.length > 0)) results.set(file.filePath, result);
+      const result = fromOxlint.results.get(file.filePath);
+      // A file oxlint left (it does not parse there), or one whose suggestions are asked for but were not recorded: ESLint.
+      if (result && !(options.suggestions && fromOxlint.unsuggested.has(file.filePath))) results.set(file.filePath, result);
       else await lintWithESLint(file);
     }
   }

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
 import { RULE_ID, ruleModule } from './eslint-setup.js';
+import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
 import { makeResult } from './results.js';
 
 /** The code oxlint gives drainguard's reports: `<plugin>(<rule>)`. */
@@ -55,7 +56,9 @@ export class OxlintEngine {
     try {
       const require = createRequire(import.meta.url);
       const packageDir = path.dirname(require.resolve('oxlint/package.json'));
-      const pluginPath = fileURLToPath(import.meta.resolve('drainguard'));
+      // dist/oxlint-plugin.js, next to the plugin's own entry (cli/oxlint-plugin.ts).
+      const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.resolve('drainguard'))), 'oxlint-plugin.js');
+      if (!existsSync(pluginPath)) return null;
       return new OxlintEngine(path.join(packageDir, 'bin', 'oxlint'), pluginPath);
     } catch {
       return null;
@@ -77,11 +80,15 @@ export class OxlintEngine {
     return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: 'error' } };
   }
 
-  /** One oxlint process over the batch: its diagnostics, or null when it did not run to the end. */
-  run(config: string, batch: readonly SourceFile[], cwd: string): Promise<OxlintDiagnostic[] | null> {
+  /**
+   * One oxlint process over the batch: its diagnostics, or null when it did not run to the end. The
+   * plugin writes each report's suggestions to `suggestionsFile` (see cli/oxlint-plugin.ts).
+   */
+  run(config: string, batch: readonly SourceFile[], cwd: string, suggestionsFile: string): Promise<OxlintDiagnostic[] | null> {
     const args = [this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
     return new Promise((resolve) => {
-      execFile(process.execPath, args, { cwd, maxBuffer: 1 << 28, encoding: 'utf8' }, (error, stdout) => {
+      const env = { ...process.env, [SUGGESTIONS_ENV]: suggestionsFile };
+      execFile(process.execPath, args, { cwd, env, maxBuffer: 1 << 28, encoding: 'utf8' }, (error, stdout) => {
         const code = error ? error.code : 0;
         if (code !== 0 && code !== 1) return resolve(null);
         try {
@@ -101,7 +108,7 @@ export class OxlintEngine {
 export class OxlintRun {
   private readonly configDir: string;
   private readonly config: string;
-  private readonly done: Promise<Map<string, ESLint.LintResult>>[] = [];
+  private readonly done: Promise<OxlintResults>[] = [];
   private readonly queued: (() => void)[] = [];
   private running = 0;
   private batch: SourceFile[] = [];
@@ -127,10 +134,14 @@ export class OxlintRun {
    * Results shaped exactly as ESLint's for the files oxlint handled; a file it leaves out (it does
    * not parse there, or oxlint failed) is for the ESLint path to lint.
    */
-  async finish(): Promise<Map<string, ESLint.LintResult>> {
+  async finish(): Promise<OxlintResults> {
     this.flush();
     try {
-      return new Map((await Promise.all(this.done)).flatMap((results) => [...results]));
+      const all = await Promise.all(this.done);
+      return {
+        results: new Map(all.flatMap(({ results }) => [...results])),
+        unsuggested: new Set(all.flatMap(({ unsuggested }) => [...unsuggested])),
+      };
     } finally {
       rmSync(this.configDir, { recursive: true, force: true });
     }
@@ -142,11 +153,12 @@ export class OxlintRun {
     this.batch = [];
     this.bytes = 0;
     this.flushes++;
+    const suggestionsFile = path.join(this.configDir, `suggestions-${this.flushes}.jsonl`);
     this.done.push(
       this.slot().then(async () => {
         try {
-          const diagnostics = await this.engine.run(this.config, batch, this.cwd);
-          return diagnostics ? toResults(batch, diagnostics, this.cwd) : new Map<string, ESLint.LintResult>();
+          const diagnostics = await this.engine.run(this.config, batch, this.cwd, suggestionsFile);
+          return diagnostics ? toResults(batch, diagnostics, readSuggestions(suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
         } finally {
           this.running--;
           this.queued.shift()?.();
@@ -170,30 +182,69 @@ export class OxlintRun {
   }
 }
 
+export interface OxlintResults {
+  results: Map<string, ESLint.LintResult>;
+  /** Files with reports whose suggestions the plugin did not record (or not safely: see toResults). */
+  unsuggested: Set<string>;
+}
+
+const NO_RESULTS: OxlintResults = { results: new Map(), unsuggested: new Set() };
+
+/** The plugin's suggestion records of one run, by file and report start (UTF-16 offset). */
+function readSuggestions(file: string, cwd: string): Map<string, SuggestionRecord['suggestions']> {
+  const records = new Map<string, SuggestionRecord['suggestions']>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return records;
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const record = JSON.parse(line) as SuggestionRecord;
+    records.set(`${path.resolve(cwd, record.filename)}:${record.start}`, record.suggestions);
+  }
+  return records;
+}
+
 /**
- * ESLint-shaped results for the files of a batch. A file with any diagnostic that is not
+ * ESLint-shaped results for the files of a batch, with the suggestions the plugin recorded; a file
+ * with a report that has no record is listed as unsuggested. A file with any diagnostic that is not
  * drainguard's (a parse error: no other rule runs) is left out; so is the whole batch when a
  * diagnostic names a file that is not in it (a path oxlint spelled differently: no file of the
  * batch could then be called clean).
  */
-function toResults(batch: readonly SourceFile[], diagnostics: readonly OxlintDiagnostic[], cwd: string): Map<string, ESLint.LintResult> {
+function toResults(
+  batch: readonly SourceFile[],
+  diagnostics: readonly OxlintDiagnostic[],
+  suggestions: Map<string, SuggestionRecord['suggestions']>,
+  cwd: string,
+): OxlintResults {
   const byFile = new Map<string, OxlintDiagnostic[]>();
   const failed = new Set<string>();
   const inBatch = new Set(batch.map((file) => file.filePath));
   for (const diagnostic of diagnostics) {
     const filePath = path.resolve(cwd, diagnostic.filename);
-    if (!inBatch.has(filePath)) return new Map();
+    if (!inBatch.has(filePath)) return NO_RESULTS;
     if (diagnostic.code !== OXLINT_CODE || !diagnostic.labels?.[0]) failed.add(filePath);
     else byFile.set(filePath, [...(byFile.get(filePath) ?? []), diagnostic]);
   }
   const results = new Map<string, ESLint.LintResult>();
+  const unsuggested = new Set<string>();
   for (const { filePath, text } of batch) {
     if (failed.has(filePath)) continue;
-    const messages = (byFile.get(filePath) ?? []).map((diagnostic) => toMessage(diagnostic, text));
+    const messages = (byFile.get(filePath) ?? []).map((diagnostic) => {
+      const message = toMessage(diagnostic, text);
+      // The plugin sees ranges in UTF-16 units, as ESLint does; oxlint's span counts UTF-8 bytes.
+      const recorded = suggestions.get(`${filePath}:${utf16Index(text, diagnostic.labels![0].span.offset)}`);
+      if (!recorded) unsuggested.add(filePath);
+      else if (recorded.length > 0) message.suggestions = recorded;
+      return message;
+    });
     messages.sort((a, b) => a.line - b.line || a.column - b.column);
     results.set(filePath, makeResult(filePath, messages, [], text));
   }
-  return results;
+  return { results, unsuggested };
 }
 
 const MESSAGE_PATTERNS = Object.entries(ruleModule.meta?.messages ?? {}).map(([messageId, template]) => ({
@@ -223,7 +274,7 @@ const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
 
 /** 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-8 byte offset. */
 function position(text: string, byteOffset: number): { line: number; column: number } {
-  const index = Buffer.byteLength(text, 'utf8') === text.length ? byteOffset : Buffer.from(text, 'utf8').subarray(0, byteOffset).toString('utf8').length;
+  const index = utf16Index(text, byteOffset);
   let line = 1;
   let lineStart = 0;
   for (const match of text.slice(0, index).matchAll(LINE_BREAK)) {
@@ -231,4 +282,8 @@ function position(text: string, byteOffset: number): { line: number; column: num
     lineStart = match.index + match[0].length;
   }
   return { line, column: index - lineStart + 1 };
+}
+
+function utf16Index(text: string, byteOffset: number): number {
+  return Buffer.byteLength(text, 'utf8') === text.length ? byteOffset : Buffer.from(text, 'utf8').subarray(0, byteOffset).toString('utf8').length;
 }

@@ -24,7 +24,8 @@ await Promise.all([
   // (diff, write-file-atomic, node-sarif-builder) only when it runs, not on every `drainguard lint`.
   build({
     ...common,
-    entryPoints: { cli: 'cli/main.ts' },
+    // oxlint-plugin: the plugin `drainguard lint` hands to oxlint (cli/oxlint-plugin.ts).
+    entryPoints: { cli: 'cli/main.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts' },
     outdir: 'dist',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
