@@ -1,13 +1,8 @@
 import path from 'node:path';
-import { ESLint, type Linter, type Rule } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../rules/parser-options.js';
 import plugin from '../rules/index.js';
-
-export const RULE_NAME = 'no-early-stream-close';
-export const RULE_ID = `drainguard/${RULE_NAME}`;
-
-/** The rule module (its `meta` gives the docs URL and description for SARIF). */
-export const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME];
+import { RULE_ID } from './rule-id.js';
 
 const JS_MODULE_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs'];
 const JS_COMMONJS_FILES = ['**/*.cjs'];

@@ -11,7 +11,8 @@ import { diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { dirtyWorkTrees } from './git-clean.js';
-import { isPythonPath, mayReportPython, rewritePython } from './python-files.js';
+import { rewritePython } from '../codemods/python/rewrite.js';
+import { isPythonPath, mayReportPython } from './python-files.js';
 import { FIX_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 

@@ -1,5 +1,4 @@
 import type { ESLint } from 'eslint';
-import { createESLint } from './eslint-setup.js';
 
 export const FORMATS = ['stylish', 'json', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -15,8 +14,9 @@ export function stdoutSupportsColor(): boolean {
 }
 
 /**
- * Renders results: `stylish` and `json` with ESLint's own formatters (exactly `eslint --format`),
- * `sarif` with node-sarif-builder.
+ * Renders results: `stylish` and `json` exactly as `eslint --format` does, `sarif` with
+ * node-sarif-builder. ESLint is loaded only for a stylish report with something to show: its json
+ * formatter is `JSON.stringify(results)`, and stylish prints nothing for results without messages.
  */
 export async function formatResults(
   results: ESLint.LintResult[],
@@ -25,6 +25,9 @@ export async function formatResults(
 ): Promise<string> {
   // node-sarif-builder is loaded only when SARIF is asked for.
   if (format === 'sarif') return (await import('./sarif.js')).formatSarif(results, options.cwd);
+  if (format === 'json') return JSON.stringify(results);
+  if (results.every((result) => result.messages.length === 0)) return '';
+  const { createESLint } = await import('./eslint-setup.js');
   const formatter = await createESLint({ cwd: options.cwd }).loadFormatter(format);
   return formatter.format(results, { color: options.color });
 }

@@ -1,5 +1,5 @@
 import type { ESLint } from 'eslint';
-import { RULE_ID } from './eslint-setup.js';
+import { RULE_ID } from './rule-id.js';
 
 export interface LintCounts {
   /** Files the paths named or the walk found. */

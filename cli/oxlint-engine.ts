@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
-import { RULE_ID, ruleModule } from './eslint-setup.js';
+import { RULE_ID, ruleModule } from './rule-id.js';
+import { needsESLintDirectives } from './lint-directives.js';
 import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
 import { makeResult } from './results.js';
 
@@ -22,13 +23,6 @@ const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_FILES = 500;
 /** oxlint runs at a time (each one uses every core). */
 const CONCURRENT_RUNS = 2;
-/**
- * Files that stay with ESLint: comments that configure linting (`eslint-disable …`, `/* eslint … *\/`,
- * `/* global … *\/`: ESLint's reading of them decides what is reported and what is suppressed), and a
- * byte order mark (ESLint's positions start after it).
- */
-const ESLINT_ONLY = /\/[/*]\s*(?:eslint|oxlint|globals?|exported)\b|^\uFEFF/;
-
 interface OxlintDiagnostic {
   message: string;
   code?: string;
@@ -65,9 +59,9 @@ export class OxlintEngine {
     }
   }
 
-  /** Whether a file can go to oxlint at all (see ESLINT_ONLY). */
+  /** Whether a file can go to oxlint at all (see needsESLintDirectives). */
   static accepts(text: string): boolean {
-    return !ESLINT_ONLY.test(text);
+    return !needsESLintDirectives(text);
   }
 
   /** Starts a run that takes files as they are found (see OxlintRun). */
@@ -154,29 +148,32 @@ export class OxlintRun {
     this.bytes = 0;
     this.flushes++;
     const suggestionsFile = path.join(this.configDir, `suggestions-${this.flushes}.jsonl`);
-    this.done.push(
-      this.slot().then(async () => {
-        try {
-          const diagnostics = await this.engine.run(this.config, batch, this.cwd, suggestionsFile);
-          return diagnostics ? toResults(batch, diagnostics, readSuggestions(suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
-        } finally {
-          this.running--;
-          this.queued.shift()?.();
-        }
-      }),
-    );
+    const run = async (): Promise<OxlintResults> => {
+      try {
+        const diagnostics = await this.engine.run(this.config, batch, this.cwd, suggestionsFile);
+        return diagnostics ? toResults(batch, diagnostics, readSuggestions(suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
+      } finally {
+        this.running--;
+        this.queued.shift()?.();
+      }
+    };
+    this.done.push(this.inSlot(run));
   }
 
-  /** Waits for a free run slot (at most CONCURRENT_RUNS oxlint processes at once). */
-  private slot(): Promise<void> {
+  /**
+   * Runs `run` when a slot is free (at most CONCURRENT_RUNS oxlint processes at once). With a free
+   * slot the process is spawned now, synchronously: the caller's read-and-test loop does not yield
+   * to the event loop, and a spawn left to a microtask would wait for the whole loop.
+   */
+  private inSlot(run: () => Promise<OxlintResults>): Promise<OxlintResults> {
     if (this.running < CONCURRENT_RUNS) {
       this.running++;
-      return Promise.resolve();
+      return run();
     }
     return new Promise((resolve) => {
       this.queued.push(() => {
         this.running++;
-        resolve();
+        resolve(run());
       });
     });
   }

@@ -15,4 +15,3 @@ export async function lintPythonFile(text: string, filePath: string, prefilter: 
 }
 
 export { mayReportPython } from '../rules/python/analyze.js';
-export { rewritePython } from '../codemods/python/rewrite.js';

@@ -1,5 +1,5 @@
 import type { ESLint, Linter } from 'eslint';
-import { RULE_ID } from './eslint-setup.js';
+import { RULE_ID } from './rule-id.js';
 
 type Counts = Pick<ESLint.LintResult, 'errorCount' | 'fatalErrorCount' | 'warningCount' | 'fixableErrorCount' | 'fixableWarningCount'>;
 

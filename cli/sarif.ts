@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
 import type { Region } from 'sarif';
-import { RULE_ID, ruleModule } from './eslint-setup.js';
+import { RULE_ID, ruleModule } from './rule-id.js';
 import { VERSION } from './version.js';
 
 /**

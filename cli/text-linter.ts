@@ -1,7 +1,7 @@
 import type { ESLint } from 'eslint';
 import { mayBeScript } from '../rules/parser-options.js';
 import { createDefaultProgram } from './default-program.js';
-import { createESLint, type ESLintSetupOptions } from './eslint-setup.js';
+import type { ESLintSetupOptions } from './eslint-setup.js';
 import { crashResult, isFatal, keepOwnMessages } from './results.js';
 
 const NOT_IN_A_PROJECT = /was not found by the project service/;
@@ -22,17 +22,18 @@ export interface TextLinterOptions {
  */
 export class TextLinter {
   private readonly options: TextLinterOptions;
-  private readonly primary: ESLint;
+  private primary: ESLint | undefined;
   private scriptMode: ESLint | undefined;
   private readonly outsideProjects = new Map<string, string>();
 
   constructor(options: TextLinterOptions) {
     this.options = options;
-    this.primary = createESLint(this.setup());
   }
 
-  private setup(extra: Partial<ESLintSetupOptions> = {}): ESLintSetupOptions {
-    return { cwd: this.options.cwd, types: this.options.types, ...extra };
+  /** An ESLint set up for drainguard; ESLint is loaded at the first file it lints, not with the CLI. */
+  private async createESLint(extra: Partial<ESLintSetupOptions> = {}): Promise<ESLint> {
+    const { createESLint } = await import('./eslint-setup.js');
+    return createESLint({ cwd: this.options.cwd, types: this.options.types, ...extra });
   }
 
   private async lintWith(eslint: ESLint, text: string, filePath: string): Promise<ESLint.LintResult> {
@@ -46,10 +47,11 @@ export class TextLinter {
 
   /** Lints `text` as the content of `filePath` (an absolute path). */
   async lint(text: string, filePath: string): Promise<ESLint.LintResult> {
+    this.primary ??= await this.createESLint();
     const result = await this.lintWith(this.primary, text, filePath);
     if (!isFatal(result)) return result;
     if (mayBeScript(filePath)) {
-      this.scriptMode ??= createESLint(this.setup({ scriptMode: true }));
+      this.scriptMode ??= await this.createESLint({ scriptMode: true });
       const asScript = await this.lintWith(this.scriptMode, text, filePath);
       return isFatal(asScript) ? result : asScript;
     }
@@ -63,7 +65,7 @@ export class TextLinter {
   async finish(results: ESLint.LintResult[]): Promise<ESLint.LintResult[]> {
     if (this.outsideProjects.size === 0) return results;
     const program = await createDefaultProgram(this.outsideProjects);
-    const eslint = createESLint(this.setup({ programs: [program] }));
+    const eslint = await this.createESLint({ programs: [program] });
     const relinted = new Map<string, ESLint.LintResult>();
     for (const [filePath, text] of this.outsideProjects) relinted.set(filePath, await this.lintWith(eslint, text, filePath));
     this.outsideProjects.clear();

@@ -31,6 +31,10 @@ const TRICKY: Record<string, string> = {
   'tricky/disabled-line.js': EARLY_CANCEL_JS.replace('await reader.cancel();', 'await reader.cancel(); // eslint-disable-line drainguard/no-early-stream-close -- tested'),
   'tricky/disabled-file.js': `/* eslint-disable */\n${EARLY_CANCEL_JS}`,
   'tricky/other-rule-comment.mjs': `/* eslint some-plugin/some-rule: "error" */\n${FOR_AWAIT_BREAK_JS}`,
+  // Directives that name only other rules: the file may go to oxlint, and the report stays.
+  'tricky/other-rules-disabled.js': EARLY_CANCEL_JS.replace('await reader.cancel();', '// eslint-disable-next-line no-console -- drainguard is not named here\n      await reader.cancel(); // eslint-disable-line no-underscore-dangle'),
+  // Only oxlint reads oxlint's directives: ESLint reports the close, so must drainguard through either engine.
+  'tricky/oxlint-directive.js': EARLY_CANCEL_JS.replace('await reader.cancel();', '// oxlint-disable-next-line drainguard/no-early-stream-close\n      await reader.cancel();'),
   'tricky/broken.js': UNPARSABLE_JS,
   'tricky/sloppy-script.js': `var octal = 010;\nwith (Math) { octal = max(octal, 1); }\n${EARLY_CANCEL_JS.replace('export ', '')}`,
   'tricky/common.cjs': `'use strict';\n${EARLY_CANCEL_JS.replace('export async function', 'module.exports = async function')}`,
@@ -72,7 +76,7 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     const dir = tempProject({ ...TRICKY, 'clean.js': 'export const add = (a, b) => a + b;\n' });
     const stylish = await bothEngines(['lint'], dir);
     expect(stylish.oxlint).toEqual(stylish.eslint);
-    expect(stylish.oxlint.stderr).toBe('drainguard lint: 13 files found, 12 parsed, 9 early closes, 1 file that does not parse.\n');
+    expect(stylish.oxlint.stderr).toBe('drainguard lint: 15 files found, 14 parsed, 11 early closes, 1 file that does not parse.\n');
 
     const everything = await bothEngines(['lint', '--format', 'json'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
     expect(everything.oxlint).toEqual(everything.eslint);

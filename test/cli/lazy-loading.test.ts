@@ -13,15 +13,20 @@ import { ROOT, runCli, tempProject } from './helpers.js';
 const PRELOAD = path.join(ROOT, 'test/support/report-loaded.cjs');
 const WATCHED = ['@typescript-eslint/parser', 'typescript', 'node-sarif-builder', 'write-file-atomic'];
 
-/** The watched CommonJS packages a CLI run loaded, and its exit code. */
-async function loadedBy(args: string[], files: Record<string, string>, env: Record<string, string> = {}): Promise<{ code: number; loaded: string[] }> {
+/** Every CommonJS package a CLI run loaded, and its exit code. */
+async function allLoadedBy(args: string[], files: Record<string, string>, env: Record<string, string> = {}): Promise<{ code: number; all: string[] }> {
   const dir = tempProject(files);
   const record = path.join(dir, 'loaded.json');
   // The CLI exits after any oxlint child (which inherits the preload), so the record is the CLI's.
   const run = await runCli(args, dir, { NODE_OPTIONS: `--require ${PRELOAD}`, DRAINGUARD_LOADED_FILE: record, ...env });
-  const all = JSON.parse(readFileSync(record, 'utf8')) as string[];
+  return { code: run.code, all: JSON.parse(readFileSync(record, 'utf8')) as string[] };
+}
+
+/** The watched CommonJS packages a CLI run loaded (one that also loads ESLint), and its exit code. */
+async function loadedBy(args: string[], files: Record<string, string>, env: Record<string, string> = {}): Promise<{ code: number; loaded: string[] }> {
+  const { code, all } = await allLoadedBy(args, files, env);
   expect(all, 'the preload saw ESLint itself').toContain('eslint');
-  return { code: run.code, loaded: all.filter((name) => WATCHED.includes(name)) };
+  return { code, loaded: all.filter((name) => WATCHED.includes(name)) };
 }
 
 describe('what drainguard lint loads', () => {
@@ -52,6 +57,15 @@ describe('what drainguard lint loads', () => {
       code: 1,
       loaded: [],
     });
+  });
+
+  it('does not load ESLint at all when oxlint lints every file parsed: json output, or stylish with nothing to show', async () => {
+    const files = { 'client.js': EARLY_CANCEL_JS, 'notes.js': `// eslint-disable-next-line no-console\nconsole.log(reader.cancel);\n` };
+    const json = await allLoadedBy(['lint', '--format', 'json', '.'], files, { DRAINGUARD_ENGINE: 'oxlint' });
+    expect(json.code).toBe(1);
+    expect(json.all).not.toContain('eslint');
+    const clean = await allLoadedBy(['lint', 'notes.js'], files, { DRAINGUARD_ENGINE: 'oxlint' });
+    expect(clean).toEqual({ code: 0, all: expect.not.arrayContaining(['eslint']) as string[] });
   });
 
   it('loads node-sarif-builder for --format sarif only', async () => {
