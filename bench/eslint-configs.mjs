@@ -1,12 +1,10 @@
-// Flat configs for bench/lint.mjs: the same parsers drainguard's CLI uses (espree for JS,
-// typescript-eslint's parser for TS), with the rules under comparison or with no rule at all.
-import tsParser from '@typescript-eslint/parser';
+// Flat configs for bench/lint.mjs: the CLI's own parser for each kind of file (espree for JS,
+// typescript-eslint's parser for TS; cli/eslint-setup.ts), with the rules under comparison or with no rule at all.
 import drainguard from '../dist/index.js';
+import { languageConfigs } from '../dist/eslint-setup.js';
 
 const languages = [
-  { files: ['**/*.{js,jsx,mjs}'], languageOptions: { ecmaVersion: 'latest', sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } } },
-  { files: ['**/*.cjs'], languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs' } },
-  { files: ['**/*.{ts,tsx,mts,cts}'], languageOptions: { parser: tsParser, parserOptions: { ecmaFeatures: { jsx: true } } } },
+  ...languageConfigs(),
   { ignores: ['**/*.d.ts', '**/*.d.mts', '**/*.d.cts'] },
   { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
 ];

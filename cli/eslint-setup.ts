@@ -30,12 +30,22 @@ function typeInformation(options: ESLintSetupOptions): Linter.ParserOptions {
   return { projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
 }
 
+/** The parser of each kind of file (rules/parser-options.ts) as flat config blocks; bench:lint times ESLint with the same. */
+export function languageConfigs(options: ESLintSetupOptions = {}): Linter.Config[] {
+  const types = typeInformation(options);
+  return [
+    { files: JS_MODULE_FILES, languageOptions: javaScriptOptions({ scriptMode: options.scriptMode }) },
+    { files: JS_COMMONJS_FILES, languageOptions: commonJsOptions() },
+    { files: TS_FILES, languageOptions: typeScriptOptions(false, types) },
+    { files: TSX_FILES, languageOptions: typeScriptOptions(true, types) },
+  ];
+}
+
 /**
  * drainguard's own flat config: espree for JavaScript, @typescript-eslint/parser for TypeScript,
  * only `drainguard/no-early-stream-close` enabled. Never reads the user's ESLint config.
  */
 export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Config[] {
-  const types = typeInformation(options);
   return [
     // Explicitly named files inside node_modules are processed (the CLI does its own walking).
     { ignores: ['!**/node_modules/'] },
@@ -45,10 +55,7 @@ export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Confi
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
       rules: { [RULE_ID]: options.types ? ['error', { useTypes: true }] : 'error' },
     },
-    { files: JS_MODULE_FILES, languageOptions: javaScriptOptions({ scriptMode: options.scriptMode }) },
-    { files: JS_COMMONJS_FILES, languageOptions: commonJsOptions() },
-    { files: TS_FILES, languageOptions: typeScriptOptions(false, types) },
-    { files: TSX_FILES, languageOptions: typeScriptOptions(true, types) },
+    ...languageConfigs(options),
   ];
 }
 

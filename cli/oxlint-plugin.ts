@@ -29,31 +29,16 @@ interface SuggestionResult {
   desc: string;
 }
 
-/** Only what the rule's suggestions call; anything else throws, and that report gets no record (ESLint then lints the file). */
+/**
+ * Only what the rule's suggestions call: one `replaceTextRange` per suggestion (the rule merges its
+ * edits itself, codemods/layout.ts mergeEdits), which ESLint records as it is. Anything else throws,
+ * and that report gets no record (ESLint then lints the file).
+ */
 const fixer = {
   replaceTextRange(range: readonly [number, number], text: string): Fix {
     return { range: [range[0], range[1]], text };
   },
 };
-
-/** ESLint's merge of a suggestion's several fixes into one (eslint/lib/linter/file-report.js). */
-function mergeFixes(fixes: Fix[], text: string): Fix | null {
-  if (fixes.length === 0) return null;
-  if (fixes.length === 1) return { range: [fixes[0].range[0], fixes[0].range[1]], text: fixes[0].text };
-  fixes.sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1]);
-  const start = fixes[0].range[0];
-  const end = fixes.at(-1)!.range[1];
-  let merged = '';
-  let lastPos = Number.MIN_SAFE_INTEGER;
-  for (const fix of fixes) {
-    if (fix.range[0] < lastPos) throw new Error('overlapping fixes');
-    if (fix.range[0] >= 0) merged += text.slice(Math.max(0, start, lastPos), fix.range[0]);
-    merged += fix.text;
-    lastPos = fix.range[1];
-  }
-  merged += text.slice(Math.max(0, start, lastPos), end);
-  return { range: [start, end], text: merged };
-}
 
 /** ESLint's `{{ name }}` interpolation (eslint/lib/linter/interpolate.js). */
 function interpolate(template: string, data: Record<string, string> | undefined): string {
@@ -68,15 +53,13 @@ interface SuggestionDescriptor {
   fix: (fixer: unknown) => Fix | Iterable<Fix> | null;
 }
 
-function suggestionsOf(descriptor: { suggest?: SuggestionDescriptor[] | null }, text: string, messages: Record<string, string>): SuggestionResult[] {
+function suggestionsOf(descriptor: { suggest?: SuggestionDescriptor[] | null }, messages: Record<string, string>): SuggestionResult[] {
   if (!Array.isArray(descriptor.suggest)) return [];
-  const results: SuggestionResult[] = [];
-  for (const suggestion of descriptor.suggest) {
-    const fixes = suggestion.fix(fixer);
-    const fix = fixes && Symbol.iterator in fixes ? mergeFixes([...fixes], text) : fixes;
-    if (fix) results.push({ ...suggestion, desc: interpolate(suggestion.desc ?? messages[suggestion.messageId ?? ''], suggestion.data), fix });
-  }
-  return results;
+  return descriptor.suggest.map((suggestion) => {
+    const fix = suggestion.fix(fixer);
+    if (!fix || Symbol.iterator in fix) throw new Error('expected one fix per suggestion');
+    return { ...suggestion, desc: interpolate(suggestion.desc ?? messages[suggestion.messageId ?? ''], suggestion.data), fix };
+  });
 }
 
 function recording(rule: Rule.RuleModule): Rule.RuleModule {
@@ -90,7 +73,7 @@ function recording(rule: Rule.RuleModule): Rule.RuleModule {
         try {
           const node = (descriptor as { node?: { range?: [number, number] } }).node;
           if (node?.range) {
-            const suggestions = suggestionsOf(descriptor as { suggest?: SuggestionDescriptor[] }, context.sourceCode.text, messages);
+            const suggestions = suggestionsOf(descriptor as { suggest?: SuggestionDescriptor[] }, messages);
             const record: SuggestionRecord = { filename: context.filename, start: node.range[0], suggestions };
             appendFileSync(out, `${JSON.stringify(record)}\n`);
           }

@@ -67,6 +67,17 @@ export function applyEdits(text: string, edits: readonly Edit[], offset = 0): st
   return result;
 }
 
+/**
+ * The edits as one edit: the span from the first to the last, rewritten as applyEdits rewrites it. A
+ * suggestion made of it is one fix, which every host (ESLint, oxlint) applies as it is, and its text
+ * is the text `drainguard fix` writes.
+ */
+export function mergeEdits(text: string, edits: readonly Edit[]): Edit {
+  const start = Math.min(...edits.map((edit) => edit.start));
+  const end = Math.max(...edits.map((edit) => edit.end));
+  return { start, end, text: applyEdits(text.slice(start, end), edits, start) };
+}
+
 /** Adds one indentation unit to every line after the first (used when a loop is wrapped in try). */
 export function indentBlock(text: string, layout: Layout): string {
   return text.replace(/(\r?\n)([ \t]*)(?=\S)/g, `$1$2${layout.unit}`);

@@ -3,11 +3,12 @@ import type { Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, EditBuilder } from './edits.js';
 import type { FoundSite } from './find-sites.js';
-import type { Edit } from './layout.js';
+import { mergeEdits, type Edit } from './layout.js';
 import { planSites } from './plan.js';
 
 export interface SuggestedRewrite {
-  edits: Edit[];
+  /** All the plan's edits as one (one fix per suggestion). */
+  edit: Edit;
   budget: number;
 }
 
@@ -29,7 +30,7 @@ export function suggestedEdits(
     if (plan.kind === 'reader') builder.reader(plan);
     else if (plan.kind === 'dataHandler') builder.dataHandler(plan);
     else builder.loop(plan);
-    const rewrite = { edits: builder.edits(), budget };
+    const rewrite = { edit: mergeEdits(sourceCode.text, builder.edits()), budget };
     for (const site of plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]) result.set(site.node, rewrite);
   }
   return result;

@@ -235,13 +235,21 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       });
       const suggestions = suggestionsFor([...new Set(nodes)], sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
       for (const { site, event } of found) {
-        const edits = suggestions.get(site.node);
+        const rewrite = suggestions.get(site.node);
         const descriptor: TSESLint.ReportDescriptor<MessageIds> = {
           node: site.node,
           messageId: site.messageId,
           data: { ...site.data, event },
-          ...(edits
-            ? { suggest: [{ messageId: 'drainInBackground', data: { budget: String(edits.budget) }, fix: (fixer) => edits.edits.map((edit) => fixer.replaceTextRange([edit.start, edit.end], edit.text)) }] }
+          ...(rewrite
+            ? {
+                suggest: [
+                  {
+                    messageId: 'drainInBackground',
+                    data: { budget: String(rewrite.budget) },
+                    fix: (fixer) => fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text),
+                  },
+                ],
+              }
             : {}),
         };
         context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));

@@ -24,8 +24,9 @@ await Promise.all([
   // (diff, write-file-atomic, node-sarif-builder) only when it runs, not on every `drainguard lint`.
   build({
     ...common,
-    // oxlint-plugin: the plugin `drainguard lint` hands to oxlint (cli/oxlint-plugin.ts).
-    entryPoints: { cli: 'cli/main.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts' },
+    // oxlint-plugin: the plugin `drainguard lint` hands to oxlint (cli/oxlint-plugin.ts); eslint-setup:
+    // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices.
+    entryPoints: { cli: 'cli/main.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
     outdir: 'dist',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',

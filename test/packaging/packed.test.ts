@@ -457,18 +457,18 @@ describe('the CLI from the installed package', () => {
     expect(clean.code, describeRun(clean)).toBe(0);
   }, 180_000);
 
-  it('drainguard lint runs the rule through oxlint: the same JSON as through ESLint, without loading the TypeScript compiler', async () => {
+  it('drainguard lint runs the rule through oxlint: the same SARIF as through ESLint, without loading ESLint or the TypeScript compiler', async () => {
     const dir = scenario('cli-engines', { 'src/early.ts': early.ts.input, 'src/early.js': early.js.input, 'src/clean.ts': early.ts.output });
     const record = join(dir, 'loaded.json');
     // DRAINGUARD_ENGINE=oxlint: on files this small the CLI would otherwise not start oxlint.
     const preload = { NODE_OPTIONS: `--require ${join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record, DRAINGUARD_ENGINE: 'oxlint' };
     // The installed bin itself, not npx: the preload records the packages of the last process to exit.
     const drainguard = join(project, 'node_modules/.bin/drainguard');
-    // SARIF: with --format json the files oxlint reports on are linted again by ESLint, for their suggestions.
     const viaOxlint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv(preload) });
     expect(viaOxlint.code, describeRun(viaOxlint)).toBe(1);
     const loaded = JSON.parse(read(dir, 'loaded.json')) as string[];
-    expect(loaded).toContain('eslint');
+    expect(loaded, 'the preload saw the packages drainguard loads').toContain('@typescript-eslint/types');
+    expect(loaded).not.toContain('eslint');
     expect(loaded).not.toContain('typescript');
     const viaEslint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
     expect(viaOxlint.stdout).toBe(viaEslint.stdout);
