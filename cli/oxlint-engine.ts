@@ -108,6 +108,7 @@ export class OxlintRun {
   private batch: SourceFile[] = [];
   private bytes = 0;
   private flushes = 0;
+  private spawnedRuns = 0;
 
   constructor(
     private readonly engine: OxlintEngine,
@@ -116,6 +117,11 @@ export class OxlintRun {
     this.configDir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-'));
     this.config = path.join(this.configDir, 'oxlintrc.json');
     writeFileSync(this.config, JSON.stringify(engine.config()));
+  }
+
+  /** oxlint processes started so far. */
+  get spawned(): number {
+    return this.spawnedRuns;
   }
 
   add(file: SourceFile): void {
@@ -150,6 +156,7 @@ export class OxlintRun {
     const suggestionsFile = path.join(this.configDir, `suggestions-${this.flushes}.jsonl`);
     const run = async (): Promise<OxlintResults> => {
       try {
+        this.spawnedRuns++;
         const diagnostics = await this.engine.run(this.config, batch, this.cwd, suggestionsFile);
         return diagnostics ? toResults(batch, diagnostics, readSuggestions(suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
       } finally {

@@ -1,0 +1,41 @@
+/**
+ * OxlintRun starts an oxlint process the moment a batch is full, inside `add()`: the CLI's read-and-test
+ * loop is synchronous, so a start left to the event loop would wait for the whole walk, and the
+ * biggest file (read first) would start last instead of first.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OxlintEngine } from '../../cli/oxlint-engine.js';
+import { EARLY_CANCEL_JS, EARLY_CANCEL_POSITION } from './sources.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('OxlintRun', () => {
+  it('spawns oxlint within add() once a batch is full, and its result holds the report', async () => {
+    const engine = OxlintEngine.find();
+    expect(engine, 'oxlint and dist/oxlint-plugin.js are installed (npm run build)').not.toBeNull();
+    dir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-run-'));
+    // Over the first batch's 1 MB: the early close, then a long tail of plain code.
+    const tail = Array.from({ length: 25_000 }, (_, index) => `export const doubled${index} = [1, 2, 3].map((x) => x * 2);\n`);
+    const text = `${EARLY_CANCEL_JS}${tail.join('')}`;
+    const filePath = path.join(dir, 'big.js');
+    writeFileSync(filePath, text);
+
+    const run = engine!.start(dir);
+    const small = { filePath: path.join(dir, 'small.js'), text: 'export const a = 1;\n' };
+    writeFileSync(small.filePath, small.text);
+    run.add(small);
+    expect(run.spawned).toBe(0);
+    run.add({ filePath, text });
+    expect(run.spawned).toBe(1);
+
+    const { results } = await run.finish();
+    expect(results.get(small.filePath)?.messages).toEqual([]);
+    expect(results.get(filePath)?.messages.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn }))).toEqual([EARLY_CANCEL_POSITION]);
+  });
+});
