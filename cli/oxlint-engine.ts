@@ -23,6 +23,15 @@ const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_FILES = 500;
 /** oxlint runs at a time (each one uses every core). */
 const CONCURRENT_RUNS = 2;
+/**
+ * How long an oxlint process may take before it is killed and ESLint lints its files instead: far
+ * above what a batch needs (about 2 s of CPU per MB on a slow machine), so only a stuck process
+ * hits it. `DRAINGUARD_OXLINT_TIMEOUT_MS` sets it (a test sets it low to exercise the fallback).
+ */
+function timeLimitMs(batchBytes: number): number {
+  const fromEnv = Number(process.env.DRAINGUARD_OXLINT_TIMEOUT_MS);
+  return fromEnv > 0 ? fromEnv : 120_000 + 30 * Math.ceil(batchBytes / 1024);
+}
 interface OxlintDiagnostic {
   message: string;
   code?: string;
@@ -75,14 +84,16 @@ export class OxlintEngine {
   }
 
   /**
-   * One oxlint process over the batch: its diagnostics, or null when it did not run to the end. The
-   * plugin writes each report's suggestions to `suggestionsFile` (see cli/oxlint-plugin.ts).
+   * One oxlint process over the batch: its diagnostics, or null when it did not run to the end (a
+   * crash, or killed at its time limit). The plugin writes each report's suggestions to
+   * `suggestionsFile` (see cli/oxlint-plugin.ts).
    */
   run(config: string, batch: readonly SourceFile[], cwd: string, suggestionsFile: string): Promise<OxlintDiagnostic[] | null> {
     const args = [this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
+    const timeout = timeLimitMs(batch.reduce((bytes, file) => bytes + file.text.length, 0));
     return new Promise((resolve) => {
       const env = { ...process.env, [SUGGESTIONS_ENV]: suggestionsFile };
-      execFile(process.execPath, args, { cwd, env, maxBuffer: 1 << 28, encoding: 'utf8' }, (error, stdout) => {
+      execFile(process.execPath, args, { cwd, env, maxBuffer: 1 << 28, encoding: 'utf8', timeout, killSignal: 'SIGKILL' }, (error, stdout) => {
         const code = error ? error.code : 0;
         if (code !== 0 && code !== 1) return resolve(null);
         try {

@@ -90,6 +90,26 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     expect(sarif.oxlint.stdout).toContain('"endColumn": 36'); // non-ascii.ts, counted in UTF-16 units
   });
 
+  it('lets ESLint lint the files of an oxlint process killed at its time limit: the same output', async () => {
+    // Files oxlint takes, every one (no directive, no byte order mark, all parse).
+    const dir = tempProject({
+      'stream.js': EARLY_CANCEL_JS,
+      'stream.ts': EARLY_CANCEL_TS,
+      'events.mjs': FOR_AWAIT_BREAK_JS,
+      'non-ascii.ts': TRICKY['tricky/non-ascii.ts'],
+      'clean.js': 'export const add = (a, b) => a + b;\n',
+    });
+    // 1 ms: every oxlint process is killed before it can answer. The preload records the packages the
+    // CLI loaded: ESLint only if it linted what oxlint was given (a json run through oxlint loads none).
+    const record = path.join(dir, 'loaded.json');
+    const preload = { NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/report-loaded.cjs')}`, DRAINGUARD_LOADED_FILE: record };
+    const killed = await runCli(['lint', '--format', 'json'], dir, { ...preload, DRAINGUARD_ENGINE: 'oxlint', DRAINGUARD_OXLINT_TIMEOUT_MS: '1' });
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toContain('eslint');
+    const eslint = await runCli(['lint', '--format', 'json'], dir, { DRAINGUARD_ENGINE: 'eslint' });
+    expect(killed).toEqual(eslint);
+    expect(parseJson(killed).flatMap((result) => result.messages)).toHaveLength(4);
+  });
+
   it('refuses an unknown DRAINGUARD_ENGINE (exit 2), linting nothing', async () => {
     const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
     const run = await runCli(['lint'], dir, { DRAINGUARD_ENGINE: 'biome' });
