@@ -82,7 +82,7 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     expect(everything.oxlint).toEqual(everything.eslint);
   });
 
-  it('prints the same SARIF, end positions included (oxlint's reports are used as they are: SARIF shows no suggestions)', async () => {
+  it('prints the same SARIF, end positions included (oxlint reports are used as they are: SARIF shows no suggestions)', async () => {
     const dir = tempProject({ ...fixtureFiles(), ...TRICKY });
     const sarif = await bothEngines(['lint', '--format', 'sarif'], dir);
     expect(sarif.oxlint.code).toBe(1);
