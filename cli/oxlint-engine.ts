@@ -32,6 +32,7 @@ function timeLimitMs(batchBytes: number): number {
   const fromEnv = Number(process.env.DRAINGUARD_OXLINT_TIMEOUT_MS);
   return fromEnv > 0 ? fromEnv : 120_000 + 30 * Math.ceil(batchBytes / 1024);
 }
+
 interface OxlintDiagnostic {
   message: string;
   code?: string;
@@ -130,7 +131,7 @@ export class OxlintRun {
     writeFileSync(this.config, JSON.stringify(engine.config()));
   }
 
-  /** oxlint processes started so far. */
+  /** oxlint processes started so far (counted where a process is started, not where a batch is queued). */
   get spawned(): number {
     return this.spawnedRuns;
   }
@@ -249,9 +250,10 @@ function toResults(
   for (const { filePath, text } of batch) {
     if (failed.has(filePath)) continue;
     const messages = (byFile.get(filePath) ?? []).map((diagnostic) => {
-      const message = toMessage(diagnostic, text);
       // The plugin sees ranges in UTF-16 units, as ESLint does; oxlint's span counts UTF-8 bytes.
-      const recorded = suggestions.get(`${filePath}:${utf16Index(text, diagnostic.labels![0].span.offset)}`);
+      const start = utf16Index(text, diagnostic.labels![0].span.offset);
+      const message = toMessage(diagnostic, text, start);
+      const recorded = suggestions.get(`${filePath}:${start}`);
       if (!recorded) unsuggested.add(filePath);
       else if (recorded.length > 0) message.suggestions = recorded;
       return message;
@@ -267,11 +269,14 @@ const MESSAGE_PATTERNS = Object.entries(ruleModule.meta?.messages ?? {}).map(([m
   pattern: new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '[\\s\\S]*')}$`),
 }));
 
-/** An ESLint message for one of oxlint's reports: the span is in UTF-8 bytes, ESLint counts UTF-16 units. */
-function toMessage(diagnostic: OxlintDiagnostic, text: string): Linter.LintMessage {
+/**
+ * An ESLint message for one of oxlint's reports, which starts at `startIndex` (UTF-16 units): the span
+ * is in UTF-8 bytes, ESLint counts UTF-16 units.
+ */
+function toMessage(diagnostic: OxlintDiagnostic, text: string, startIndex: number): Linter.LintMessage {
   const { offset, length } = diagnostic.labels![0].span;
-  const start = position(text, offset);
-  const end = position(text, offset + length);
+  const start = position(text, startIndex);
+  const end = position(text, utf16Index(text, offset + length));
   const messageId = MESSAGE_PATTERNS.find(({ pattern }) => pattern.test(diagnostic.message))?.messageId;
   return {
     ruleId: RULE_ID,
@@ -287,9 +292,8 @@ function toMessage(diagnostic: OxlintDiagnostic, text: string): Linter.LintMessa
 
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
 
-/** 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-8 byte offset. */
-function position(text: string, byteOffset: number): { line: number; column: number } {
-  const index = utf16Index(text, byteOffset);
+/** 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-16 index. */
+function position(text: string, index: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (const match of text.slice(0, index).matchAll(LINE_BREAK)) {
@@ -299,6 +303,7 @@ function position(text: string, byteOffset: number): { line: number; column: num
   return { line, column: index - lineStart + 1 };
 }
 
+/** The UTF-16 index of a UTF-8 byte offset into `text`. */
 function utf16Index(text: string, byteOffset: number): number {
   return Buffer.byteLength(text, 'utf8') === text.length ? byteOffset : Buffer.from(text, 'utf8').subarray(0, byteOffset).toString('utf8').length;
 }

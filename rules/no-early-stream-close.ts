@@ -24,11 +24,8 @@ export type MessageIds = 'explicitClose' | 'implicitClose' | 'drainInBackground'
 /** A report descriptor's key for the rule's stream resolver, which `drainguard fix` plans with (ESLint ignores the key). */
 export const ANALYSIS = Symbol('drainguard analysis');
 
-/** A rule's docs page: `docs/rules/<name>.md` of the repository. */
-const docsUrl = (name: string): string => `https://github.com/drainguard/drainguard/blob/main/docs/rules/${name}.md`;
-
-export const DOCS_URL = docsUrl('no-early-stream-close');
-
+/** The rule's docs page: `docs/rules/no-early-stream-close.md` of the repository. */
+export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
 interface Site {
   node: Node;
