@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_DRAIN_TIMEOUT_MS } from '../codemods/rewrite.js';
+import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS } from '../rules/contract/drain-options.js';
 
 export interface FixArgs {
   paths: string[];
@@ -7,6 +7,8 @@ export interface FixArgs {
   print: boolean;
   json: boolean;
   drainTimeoutMs: number;
+  /** The drain's byte limit (0 = none). */
+  drainMaxBytes: number;
   /** 'auto' (default): type-check rewritten TypeScript files that a tsconfig.json applies to; 'on': every TypeScript file; 'off': none. */
   verify: 'auto' | 'on' | 'off';
   /** As `lint --types`: the rule confirms streams with type information. */
@@ -33,6 +35,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
         print: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         'drain-timeout-ms': { type: 'string', default: String(DEFAULT_DRAIN_TIMEOUT_MS) },
+        'drain-max-bytes': { type: 'string', default: String(DEFAULT_DRAIN_MAX_BYTES) },
         verify: { type: 'boolean' },
         'no-verify': { type: 'boolean', default: false },
         types: { type: 'boolean', default: false },
@@ -50,6 +53,10 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
   const budgetText = values['drain-timeout-ms'];
   if (!/^\d+$/.test(budgetText) || !Number.isSafeInteger(Number(budgetText))) {
     return { ok: false, error: `--drain-timeout-ms takes a whole number of milliseconds (0 = no budget), got '${budgetText}'.` };
+  }
+  const maxBytesText = values['drain-max-bytes'];
+  if (!/^\d+$/.test(maxBytesText) || !Number.isSafeInteger(Number(maxBytesText))) {
+    return { ok: false, error: `--drain-max-bytes takes a whole number of bytes (0 = no byte limit), got '${maxBytesText}'.` };
   }
   if (values.verify && values['no-verify']) return { ok: false, error: '--verify and --no-verify contradict each other.' };
   for (const pattern of values['terminal-pattern'] ?? []) {
@@ -70,6 +77,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       print: values.print,
       json: values.json,
       drainTimeoutMs: Number(budgetText),
+      drainMaxBytes: Number(maxBytesText),
       verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
       types: values.types,
       ruleOptions,

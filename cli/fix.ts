@@ -100,7 +100,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
 
 async function fixFile(
   file: string,
-  args: { dry: boolean; drainTimeoutMs: number; verify: 'auto' | 'on' | 'off'; types: boolean; ruleOptions: FixArgs['ruleOptions'] },
+  args: { dry: boolean; drainTimeoutMs: number; drainMaxBytes: number; verify: 'auto' | 'on' | 'off'; types: boolean; ruleOptions: FixArgs['ruleOptions'] },
   verifier: RewriteVerifier | undefined,
   patchRoot: string | undefined,
 ): Promise<FileReport | null> {
@@ -113,8 +113,8 @@ async function fixFile(
   const python = isPythonPath(file);
   if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
   const result = python
-    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs })
-    : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, types: args.types, ruleOptions: args.ruleOptions });
+    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, ruleOptions: args.ruleOptions })
+    : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, types: args.types, ruleOptions: args.ruleOptions });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   const report: FileReport = { path: file, changed: false, sites: result.sites };

@@ -45,7 +45,7 @@ text to parse; the output is the same).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
-                      [--verify | --no-verify] [--types] [--terminal-pattern RE]...
+                      [--drain-max-bytes N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
                       [--close-method NAME]... [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
@@ -61,6 +61,8 @@ Options:
   --json                 print { files: [...], summary: {...} } as JSON
   --drain-timeout-ms N   the drain budget in ms (default 1000; 0 = no budget,
                          reported on every site as unbounded)
+  --drain-max-bytes N    the drain's byte limit (default 131072, as undici's
+                         body.dump(); 0 = no byte limit)
   --verify               type-check every rewritten TypeScript file (by default
                          only those a tsconfig.json applies to); a rewrite that
                          adds a diagnostic is rolled back and reported manual

@@ -6,7 +6,7 @@ import { enclosingFunction, isStatementListItem, type LoopPlan, type ReaderPlan 
 import type { DataHandlerPlan } from './plan-data-handler.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
-export const DEFAULT_DRAIN_TIMEOUT_MS = 1000;
+export { DEFAULT_DRAIN_TIMEOUT_MS } from '../rules/contract/drain-options.js';
 
 function range(node: Node): [number, number] {
   return node.range;

@@ -1,14 +1,13 @@
-import { EditBuilder, DEFAULT_DRAIN_TIMEOUT_MS } from './edits.js';
+import { EditBuilder } from './edits.js';
+import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS, drainBounds, type DrainOptions } from '../rules/contract/drain-options.js';
 import { findSites, type FindSitesOptions, type FoundSite } from './find-sites.js';
 import { isTypeScriptPath } from './language.js';
 import { applyEdits } from './layout.js';
 import { planSites, type Plan } from './plan.js';
 
-export { DEFAULT_DRAIN_TIMEOUT_MS };
+export { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS };
 
-export interface RewriteOptions extends FindSitesOptions {
-  /** Budget for the drain: after this many ms the drain is ended (the original close or the request's abort). 0 = no budget (reported as unbounded). */
-  drainTimeoutMs?: number;
+export interface RewriteOptions extends FindSitesOptions, DrainOptions {
   /** Rewrite only the site at this position (and the sites that share its rewrite: one `for await`), as the rule's suggestion for it does. */
   only?: { line: number; column: number };
 }
@@ -32,8 +31,7 @@ export const UNBOUNDED_REASON = 'unbounded: --drain-timeout-ms 0 drains without 
 
 /** Rewrites every site the rule reports in `source` into a bounded drain. Never a half rewrite: a site is fixed whole or left as it was. */
 export function rewrite(source: string, filePath: string, options: RewriteOptions = {}): RewriteResult {
-  const budget = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
-  if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${budget}`);
+  const budget = drainBounds(options).drainTimeoutMs;
   const hasBom = source.startsWith(BOM);
   const text = hasBom ? source.slice(1) : source;
   const { sites, sourceCode, parseError } = findSites(text, filePath, options);

@@ -2,7 +2,8 @@ import type { CloseSite } from '../../rules/python/cfg.js';
 import { analyzePython, type PythonReport } from '../../rules/python/analyze.js';
 import { isAsync, named } from '../../rules/python/build.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
-import { DEFAULT_DRAIN_TIMEOUT_MS, type RewriteOptions, type RewriteResult, type SiteResult } from '../rewrite.js';
+import { drainBounds } from '../../rules/contract/drain-options.js';
+import { type RewriteOptions, type RewriteResult, type SiteResult } from '../rewrite.js';
 import { socketDrain, trioDrain } from './drain-text.js';
 
 interface Edit {
@@ -109,8 +110,7 @@ interface Planned {
 
 /** Rewrites every site drainguard reports in a Python file into a bounded drain before the original close. */
 export async function rewritePython(source: string, options: RewriteOptions = {}): Promise<RewriteResult> {
-  const budget = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
-  if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${budget}`);
+  const budget = drainBounds(options).drainTimeoutMs;
   const tree = await parsePython(source);
   try {
     const error = firstSyntaxError(tree.rootNode);
