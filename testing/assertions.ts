@@ -11,11 +11,11 @@ import { startStreamServer } from './stream-server.js';
 export type Call = (url: string) => unknown;
 
 export interface ReuseOptions {
-  /** Sequential calls (default 10). */
+  /** Calls, one after the other, each made once the previous body has ended (default 10). */
   calls?: number;
   /**
-   * The most connections the calls may open (default 2: Node's fetch may open a second one when a
-   * call starts before the previous body's drain has put the first back in the pool).
+   * The most connections the calls may open (default 2: a fixed client needs 1, but on a loaded machine
+   * a call may start before the client has taken in the previous body's end; an early close needs ≈ calls).
    */
   maxConnections?: number;
   /** A server to call (its counts are reset first; it is not closed), or the options of a stream server the helper starts (mode 'end'). */
@@ -77,6 +77,17 @@ async function settleWithin(call: Call, url: string, ms: number): Promise<{ valu
 
 const describeError = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+/**
+ * Waits until every body so far has ended (the server wrote it to its end, or the client closed it),
+ * and then a moment for the client to take the end in: a client that hands the result over at the
+ * terminal event and drains after it has then put the connection back in the pool.
+ */
+async function bodiesEnded(server: CountingServer, timeoutMs: number): Promise<void> {
+  await server.waitFor((s) => s.finished + s.closedEarly >= s.requests, timeoutMs).catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, BODY_END_GRACE_MS));
+}
+const BODY_END_GRACE_MS = 5;
+
 /** Waits until no response is in flight (each finished or closed), at most timeoutMs; resolves either way. */
 async function settled(server: CountingServer, timeoutMs: number): Promise<void> {
   // Let closes reach the server, and connections the client opens after a destroyed one be counted.
@@ -86,7 +97,8 @@ async function settled(server: CountingServer, timeoutMs: number): Promise<void>
 
 /**
  * Calls `call(url)` `calls` times, one after the other, against a server whose bodies end shortly
- * after their terminal event, and asserts that they were made over at most `maxConnections` TCP
+ * after their terminal event (each call once the previous body has ended: a client that drains after
+ * handing the result over has then put its connection back in the pool), and asserts that they were made over at most `maxConnections` TCP
  * connections, as the server counted them.
  */
 export async function expectConnectionReuse(call: Call, options: ReuseOptions = {}): Promise<ReuseReport> {
@@ -98,6 +110,7 @@ export async function expectConnectionReuse(call: Call, options: ReuseOptions = 
     server.reset();
     const results: unknown[] = [];
     for (let i = 0; i < calls; i++) {
+      if (i > 0) await bodiesEnded(server, callTimeoutMs);
       const outcome = await settleWithin(call, server.url, callTimeoutMs);
       if (outcome === 'timeout') throw new AssertionError({ message: `call ${i + 1} of ${calls} did not return within ${callTimeoutMs} ms` });
       if ('error' in outcome) throw new AssertionError({ message: `call ${i + 1} of ${calls} failed: ${describeError(outcome.error)}` });

@@ -26,7 +26,7 @@ export interface StreamServerOptions {
   terminal?: unknown;
   /** Written after the terminal event, right before the end, in mode 'end' (default: an SSE comment, or an empty NDJSON line). */
   tail?: string;
-  /** Delay between the terminal event and the end ('end') or the reset ('reset'), in ms (default 5). */
+  /** Delay between the terminal event and the end ('end') or the reset ('reset'), in ms (default 20). */
   tailDelayMs?: number;
   /** Delay between events, in ms (default 0: all written at once). */
   eventDelayMs?: number;
@@ -42,17 +42,22 @@ export interface StreamServerOptions {
   port?: number;
 }
 
+export const DEFAULT_TAIL_DELAY_MS = 20;
+export const DEFAULT_TRICKLE_INTERVAL_MS = 100;
+
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Each whole-number option: its range and what its unit is called in a message. */
-const NUMBERS: Record<string, { min: number; max: number; unit: string }> = {
-  tailDelayMs: { min: 0, max: MAX_TIMER_MS, unit: 'milliseconds' },
-  eventDelayMs: { min: 0, max: MAX_TIMER_MS, unit: 'milliseconds' },
-  trickleIntervalMs: { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds' },
-  floodBytes: { min: 0, max: Number.MAX_SAFE_INTEGER, unit: 'bytes' },
-  holdMaxMs: { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds' },
-  keepAliveTimeoutMs: { min: 0, max: MAX_TIMER_MS, unit: 'milliseconds' },
-  port: { min: 0, max: 65535, unit: 'port number' },
+const milliseconds = (min: number) => ({ min, max: MAX_TIMER_MS, what: `a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}` });
+
+/** Each whole-number option: its range, and how a message names it. */
+const NUMBERS: Record<string, { min: number; max: number; what: string }> = {
+  tailDelayMs: milliseconds(0),
+  eventDelayMs: milliseconds(0),
+  trickleIntervalMs: milliseconds(1),
+  floodBytes: { min: 0, max: Number.MAX_SAFE_INTEGER, what: 'a whole number of bytes' },
+  holdMaxMs: milliseconds(1),
+  keepAliveTimeoutMs: milliseconds(0),
+  port: { min: 0, max: 65535, what: 'a port number from 0 to 65535' },
 };
 const MAX_EVENTS = 100_000;
 
@@ -69,7 +74,7 @@ export function streamServerOptionsError(options: unknown): string | undefined {
     if (!OPTION_NAMES.includes(key)) return `unknown option '${key}' (known: ${OPTION_NAMES.join(', ')})`;
     const range = NUMBERS[key];
     if (range && !isWhole(value, range.min, range.max)) {
-      return `'${key}' must be a whole number of ${range.unit} from ${range.min} to ${range.max}, got ${JSON.stringify(value)}`;
+      return `'${key}' must be ${range.what}, got ${JSON.stringify(value)}`;
     }
   }
   const { mode, format, events, tail } = record;

@@ -3,7 +3,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startCountingServer, type CountingServer, type ResponseControl } from './counting-server.js';
 import { CONTENT_TYPES, DEFAULT_TAIL, TRICKLE, floodChunk, frame, generatedEvent, terminalFrame, type BodyFormat } from './frames.js';
-import { streamServerOptionsError, type AfterTerminal, type StreamServerOptions } from './options.js';
+import {
+  DEFAULT_TAIL_DELAY_MS,
+  DEFAULT_TRICKLE_INTERVAL_MS,
+  streamServerOptionsError,
+  type AfterTerminal,
+  type StreamServerOptions,
+} from './options.js';
 
 export interface StreamServer extends CountingServer {
   readonly mode: AfterTerminal;
@@ -35,9 +41,9 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
     events = 3,
     terminal,
     tail = DEFAULT_TAIL[format],
-    tailDelayMs = 5,
+    tailDelayMs = DEFAULT_TAIL_DELAY_MS,
     eventDelayMs = 0,
-    trickleIntervalMs = 100,
+    trickleIntervalMs = DEFAULT_TRICKLE_INTERVAL_MS,
     floodBytes = 64 * 1024 * 1024,
     holdMaxMs = 120_000,
     keepAliveTimeoutMs,

@@ -9,6 +9,8 @@ import type {
 export type StreamFormat = BodyFormat;
 
 export interface SseServerOptions extends Omit<StreamServerOptions, 'mode' | 'holdMaxMs'> {
+  /** Delay between the terminal event and the end or reset (default 5 ms here). */
+  tailDelayMs?: number;
   /** The kit's modes, and 'hang' for its 'silent' (the body is held open after the terminal event). */
   mode?: AfterTerminal | 'hang';
   /** Safety bound for the held-open modes: the server destroys the response after this long (default 120 s). */

@@ -2,7 +2,8 @@
 // dist/): a real node:http server on 127.0.0.1 that streams SSE, NDJSON or JSON-RPC-over-SSE bodies
 // with a terminal event and counts the TCP connections it accepts. Plain ESM with a .d.mts beside it,
 // so that both vitest (TypeScript) and `node bench/keepalive.mjs` (no loader) can import it.
-// Mode 'hang' is the kit's 'silent' (`hangMaxMs` its `holdMaxMs`); `url` ends in `/`.
+// Mode 'hang' is the kit's 'silent' (`hangMaxMs` its `holdMaxMs`); `url` ends in `/`; the tail delay is
+// 5 ms unless given (the kit's default is 20 ms).
 import { expectedMessages, startStreamServer } from '../../dist/testing.js';
 import { withSupportNames } from './counting-server.mjs';
 
@@ -13,7 +14,7 @@ export { expectedMessages };
  * @returns {Promise<import('./sse-server.d.mts').SseServer>}
  */
 export async function startSseServer(options = {}) {
-  const { mode, hangMaxMs, ...rest } = options;
-  const server = await startStreamServer({ ...rest, mode: mode === 'hang' ? 'silent' : mode, holdMaxMs: hangMaxMs });
+  const { mode, hangMaxMs, tailDelayMs = 5, ...rest } = options;
+  const server = await startStreamServer({ ...rest, tailDelayMs, mode: mode === 'hang' ? 'silent' : mode, holdMaxMs: hangMaxMs });
   return withSupportNames({ ...server, url: `${server.url}/` });
 }
