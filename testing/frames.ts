@@ -21,7 +21,7 @@ const FLOOD_CHUNK_BYTES = 64 * 1024;
 /** One 64 KiB chunk of filler that parses as nothing: SSE comment lines, or empty NDJSON lines. */
 export function floodChunk(format: BodyFormat): string {
   if (format === 'ndjson') return '\n'.repeat(FLOOD_CHUNK_BYTES);
-  const line = `: ${'x'.repeat(1022)}\n`;
+  const line = `: ${'x'.repeat(1021)}\n`;
   return line.repeat(FLOOD_CHUNK_BYTES / line.length);
 }
 
