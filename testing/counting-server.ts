@@ -51,7 +51,7 @@ export interface ResponseControl {
 
 export interface CountingServerSetup {
   /** Answers one request (any method, any path outside /__drainguard/). */
-  handle(req: http.IncomingMessage, res: http.ServerResponse, control: ResponseControl): void;
+  handle: (req: http.IncomingMessage, res: http.ServerResponse, control: ResponseControl) => void;
   /** Names the server in error messages (default `counting-server`). */
   name?: string;
   /** Appended to the origin to make `url` (default ''). */
@@ -61,7 +61,7 @@ export interface CountingServerSetup {
   /** The port to listen on, on 127.0.0.1 (default 0: any free port). */
   port?: number;
   /** Runs when close() starts (clear the peer's own timers). */
-  onClose?(): void;
+  onClose?: () => void;
 }
 
 export interface CountingServer {

@@ -2,7 +2,7 @@
 // (CommonJS, jest's default) and node:test import `drainguard/testing` by its package name; pytest uses
 // `drainguard serve` through the fixture of docs/examples/pytest/conftest.py. Each must pass, test by test.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../cli/helpers.js';
@@ -85,9 +85,19 @@ describe('the docs/examples regression tests, under each runner', () => {
     ]);
   });
 
-  it('the pytest fixture is at most 20 lines', () => {
+  it('the pytest fixture is at most 20 lines, shown in docs/testing.md as it is', () => {
     const conftest = readFileSync(path.join(EXAMPLES, 'pytest/conftest.py'), 'utf8');
     const fixture = conftest.slice(conftest.indexOf('@pytest.fixture'));
     expect(fixture.trimEnd().split('\n').length).toBeLessThanOrEqual(20);
+    expect(readFileSync(path.join(ROOT, 'docs/testing.md'), 'utf8')).toContain(`\`\`\`python\n${fixture}\`\`\``);
+  });
+});
+
+describe('docs/testing.md', () => {
+  it('links only to files that exist', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/testing.md'), 'utf8');
+    const targets = [...doc.matchAll(/\]\(((?!https?:|#)[^)#]+)/g)].map((match) => match[1]);
+    expect(targets.length).toBeGreaterThan(5);
+    for (const target of targets) expect(existsSync(path.join(ROOT, 'docs', target)), target).toBe(true);
   });
 });
