@@ -93,6 +93,13 @@ export async function runMode(mode: AfterTerminal, setup: RunSetup): Promise<Mod
       timedOut = true;
       killGroup();
     }, setup.timeoutMs);
+    // The command runs in a process group of its own, which a Ctrl-C at the terminal does not reach.
+    const interrupted = (signal: NodeJS.Signals): void => {
+      killGroup();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
     let exitAt = 0;
     child.once('exit', () => (exitAt = performance.now()));
     const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve, reject) => {
@@ -105,6 +112,9 @@ export async function runMode(mode: AfterTerminal, setup: RunSetup): Promise<Mod
         clearTimeout(timer);
         resolve({ code, signal });
       });
+    }).finally(() => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
     });
     // Let the server see the closes of a command that just exited.
     await server.waitFor((s) => s.finished + s.closedEarly >= s.requests, 1000).catch(() => {});

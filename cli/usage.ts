@@ -100,7 +100,7 @@ const SERVER_OPTIONS = `  --format <name>        sse (default: data: [DONE] ends
                          frames; the JSON-RPC reply to the request's id ends it)
   --events N             events before the terminal event (default 3)
   --tail-delay-ms N      terminal event to the end (end) or reset (reset),
-                         default 5
+                         default 20
   --event-delay-ms N     between events (default 0)
   --trickle-interval-ms N  between keep-alive comments (trickle; default 100)
   --flood-bytes N        filler written (flood; default 67108864), then silence

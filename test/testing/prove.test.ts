@@ -1,13 +1,22 @@
 // `drainguard prove` on the README's chat client (examples/sse-chat-client.ts) through a maintainer's
 // whole flow in a git repository: lint, prove (the early close), fix (--print ends with a pointer to
 // prove), prove again. Counts, structure and exit codes are asserted; the timings it shows are not.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROVE_POINTER } from '../../cli/fix-report.js';
 import type { ModeRun } from '../../cli/prove-run.js';
-import { ROOT, runCli, tempProject } from '../cli/helpers.js';
+import { CLI, ROOT, runCli, tempProject } from '../cli/helpers.js';
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const CALLS_SCRIPT = path.join(ROOT, 'docs/examples/prove/chat-calls.mjs');
 const CHAT_EVENTS = path.join(ROOT, 'docs/examples/prove/chat-completions.json');
@@ -131,6 +140,18 @@ describe('drainguard prove output', () => {
         errorLine: '',
       },
     ]);
+  });
+
+  it('Ctrl-C (SIGINT) ends prove with 130 and the command with everything it started', async () => {
+    const dir = tempProject();
+    const prove = spawn(process.execPath, [CLI, 'prove', '--modes', 'silent', '--', 'sh', '-c', 'sleep 60 & echo $! > sleeper.pid; wait'], { cwd: dir, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => prove.on('close', resolve));
+    const pidFile = path.join(dir, 'sleeper.pid');
+    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 10_000 }).toBe(true);
+    const sleeper = Number(readFileSync(pidFile, 'utf8'));
+    prove.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await expect.poll(() => isRunning(sleeper)).toBe(false);
   });
 
   it('hands the command its environment: the URL, the number of calls, the mode and the stats URL', async () => {
