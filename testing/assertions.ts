@@ -77,29 +77,23 @@ async function settleWithin(call: Call, url: string, ms: number): Promise<{ valu
 
 const describeError = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-/**
- * Waits until every body so far has ended (the server wrote it to its end, or the client closed it),
- * and then a moment for the client to take the end in: a client that hands the result over at the
- * terminal event and drains after it has then put the connection back in the pool.
- */
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until every body so far has ended: the server wrote it to its end, or the client closed it (at most timeoutMs). */
 async function bodiesEnded(server: CountingServer, timeoutMs: number): Promise<void> {
   await server.waitFor((s) => s.finished + s.closedEarly >= s.requests, timeoutMs).catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, BODY_END_GRACE_MS));
 }
-const BODY_END_GRACE_MS = 5;
 
-/** Waits until no response is in flight (each finished or closed), at most timeoutMs; resolves either way. */
-async function settled(server: CountingServer, timeoutMs: number): Promise<void> {
-  // Let closes reach the server, and connections the client opens after a destroyed one be counted.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  await server.waitFor((s) => s.finished + s.closedEarly >= s.requests, timeoutMs).catch(() => {});
-}
+/** After a body's end, the moment a client takes to put the connection back in its pool. */
+const BODY_END_GRACE_MS = 5;
+/** After the last call, the time for closes to reach the server and for connections a client opens after a destroyed one to be counted. */
+const SETTLE_MS = 100;
 
 /**
  * Calls `call(url)` `calls` times, one after the other, against a server whose bodies end shortly
- * after their terminal event (each call once the previous body has ended: a client that drains after
- * handing the result over has then put its connection back in the pool), and asserts that they were made over at most `maxConnections` TCP
- * connections, as the server counted them.
+ * after their terminal event, and asserts that they were made over at most `maxConnections` TCP
+ * connections, as the server counted them. Each call is made once the previous body has ended: a
+ * client that drains after handing the result over has then put its connection back in the pool.
  */
 export async function expectConnectionReuse(call: Call, options: ReuseOptions = {}): Promise<ReuseReport> {
   const { calls = 10, maxConnections = 2, callTimeoutMs = 10_000 } = options;
@@ -110,13 +104,17 @@ export async function expectConnectionReuse(call: Call, options: ReuseOptions = 
     server.reset();
     const results: unknown[] = [];
     for (let i = 0; i < calls; i++) {
-      if (i > 0) await bodiesEnded(server, callTimeoutMs);
+      if (i > 0) {
+        await bodiesEnded(server, callTimeoutMs);
+        await sleep(BODY_END_GRACE_MS);
+      }
       const outcome = await settleWithin(call, server.url, callTimeoutMs);
       if (outcome === 'timeout') throw new AssertionError({ message: `call ${i + 1} of ${calls} did not return within ${callTimeoutMs} ms` });
       if ('error' in outcome) throw new AssertionError({ message: `call ${i + 1} of ${calls} failed: ${describeError(outcome.error)}` });
       results.push(outcome.value);
     }
-    await settled(server, 2000);
+    await sleep(SETTLE_MS);
+    await bodiesEnded(server, 2000);
     const stats = server.stats();
     if (stats.connections > maxConnections) {
       const early = stats.closedEarly > 0 ? ` and closed ${stats.closedEarly} of the ${stats.requests} response bodies before their end` : '';

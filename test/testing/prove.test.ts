@@ -9,10 +9,11 @@ import { PROVE_POINTER } from '../../cli/fix-report.js';
 import type { ModeRun } from '../../cli/prove-run.js';
 import { CLI, ROOT, runCli, tempProject } from '../cli/helpers.js';
 
+/** Whether a process is alive: not gone, and not a zombie waiting for a parent to reap it (Linux's /proc). */
 function isRunning(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
   }
