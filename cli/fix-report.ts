@@ -64,3 +64,7 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
   out.push(dry ? `${totals} (dry run: nothing written)` : totals);
   return `${out.join('\n')}\n`;
 }
+
+/** The last line of `fix --print` (on stderr, so stdout stays a patch) when something was fixed. */
+export const PROVE_POINTER =
+  'next: drainguard prove -- <a command that makes your calls to $DRAINGUARD_URL> shows the connections they open and how they return from hostile bodies (drainguard prove --help)\n';

@@ -6,7 +6,7 @@ import { rewrite } from '../codemods/rewrite.js';
 import { collectFilesOrReport } from './files.js';
 import { mayReport } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
-import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
+import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
@@ -90,6 +90,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   } else {
     // With --print, stdout is the patch alone (`fix --dry --print > p.diff && git apply p.diff`).
     (args.print ? process.stderr : process.stdout).write(humanReport(reports, summary, cwd, args.dry));
+    if (args.print && summary.fixed > 0) process.stderr.write(PROVE_POINTER);
   }
   if (interrupted) {
     process.stderr.write(`drainguard fix: interrupted after ${scanned} of ${files.length} files; every file is either unchanged or fully rewritten.\n`);

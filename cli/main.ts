@@ -11,6 +11,14 @@ async function main(argv: readonly string[]): Promise<number> {
       const { runFix } = await import('./fix.js');
       return runFix(rest);
     }
+    case 'serve': {
+      const { runServe } = await import('./serve.js');
+      return runServe(rest);
+    }
+    case 'prove': {
+      const { runProve } = await import('./prove.js');
+      return runProve(rest);
+    }
     case '-h':
     case '--help':
       process.stdout.write(MAIN_USAGE);

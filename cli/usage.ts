@@ -6,6 +6,9 @@ event instead of being drained to EOF (they destroy keep-alive connections).
 Commands:
   lint [paths...]   report early closes (ESLint rule drainguard/no-early-stream-close)
   fix  [paths...]   rewrite them into bounded drains
+  serve             run a connection-counting streaming test server
+  prove -- <cmd>    run your calls against ending, silent, trickling,
+                    flooding and reset bodies, and print what the server saw
 
 Options:
   -h, --help        show this help
@@ -90,4 +93,73 @@ file either unchanged or fully rewritten.
 Exit codes: 0 every site fixed (or none found), 1 some site manual or some
             file could not be read, parsed or written, 2 usage error, a path
             that does not exist, or refusal on a dirty work tree.
+`;
+
+const SERVER_OPTIONS = `  --format <name>        sse (default: data: [DONE] ends it), ndjson
+                         ({"type":"done"} ends it) or jsonrpc (SSE event: message
+                         frames; the JSON-RPC reply to the request's id ends it)
+  --events N             events before the terminal event (default 3)
+  --tail-delay-ms N      terminal event to the end (end) or reset (reset),
+                         default 20
+  --event-delay-ms N     between events (default 0)
+  --trickle-interval-ms N  between keep-alive comments (trickle; default 100)
+  --flood-bytes N        filler written (flood; default 67108864), then silence
+  --hold-max-ms N        the server destroys a held-open body after this long
+  --script FILE          a JSON file of these options ({"mode", "format",
+                         "events": N or [payloads], "terminal", "tail",
+                         "tailDelayMs", ...}); flags override it`;
+
+export const SERVE_USAGE = `Usage: drainguard serve [--mode end|silent|trickle|flood|reset] [--format sse|ndjson|jsonrpc]
+                        [--events N] [--port N] [--script FILE] [options]
+
+A streaming HTTP/1.1 test server on 127.0.0.1 that counts connections, for
+tests in any language. Every request (any method, any path) gets a body of
+events and a terminal event; what follows it is the mode's. The first line of
+stdout is the server's URL (http://127.0.0.1:PORT). The counts are JSON at
+GET <url>/__drainguard/stats: {"connections", "requests", "closedEarly",
+"finished"} (connections used only for /__drainguard/ requests are not
+counted); POST <url>/__drainguard/reset zeroes them. It runs until SIGINT or
+SIGTERM.
+
+Options:
+  --mode <name>          after the terminal event: end (default: the body ends
+                         shortly after), silent (held open), trickle (keep-alive
+                         comments), flood (filler bytes) or reset (TCP RST)
+  --port N               the port (default 0: any free port)
+  --keep-alive-timeout-ms N  idle keep-alive connections close after this long
+                         (default 5000)
+${SERVER_OPTIONS}
+  -h, --help             show this help
+  --version              print the version
+
+Exit codes: 0 stopped by a signal, 1 could not listen, 2 usage error.
+`;
+
+export const PROVE_USAGE = `Usage: drainguard prove [--calls N] [--modes LIST] [--timeout-ms N] [--markdown | --json]
+                        [server options] -- <command> [args...]
+
+Runs the command once per mode, each time against a fresh test server (the
+one drainguard serve starts), and prints a table: requests, TCP connections,
+bodies closed before their end, the slowest return after a terminal event,
+and the command's exit status. The command makes its calls, one after the
+other, to the URL in its environment:
+  DRAINGUARD_URL        the server (http://127.0.0.1:PORT; any path works)
+  DRAINGUARD_CALLS      how many calls to make (--calls)
+  DRAINGUARD_MODE       this run's mode (end, silent, trickle, flood, reset)
+  DRAINGUARD_STATS_URL  the server's counts as JSON
+
+Options:
+  --calls N              calls per run (default 10)
+  --modes LIST           comma-separated modes to run (default
+                         end,silent,trickle,flood,reset)
+  --timeout-ms N         a run still going after this long is killed
+                         (default 20000)
+  --markdown             print the table as Markdown (for a pull request)
+  --json                 print { command, calls, format, timeoutMs, runs }
+${SERVER_OPTIONS}
+  -h, --help             show this help
+  --version              print the version
+
+Exit codes: 0 every run exited 0, 1 some run failed or was killed at the time
+            limit, 2 usage error or a command that cannot be started.
 `;

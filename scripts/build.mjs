@@ -1,4 +1,4 @@
-// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM), the rewrite engine (ESM) and the
+// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM), the rewrite engine (ESM), the testing kit (ESM and CJS) and the
 // jscodeshift transform (CommonJS, because jscodeshift's workers require() it; it
 // import()s dist/rewrite.js, the ESM rewrite engine the CLI also bundles).
 import { build } from 'esbuild';
@@ -34,6 +34,9 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
   }),
   build({ ...common, entryPoints: ['codemods/rewrite.ts'], outfile: 'dist/rewrite.js', format: 'esm' }),
+  // drainguard/testing, for ESM and for CommonJS test files (jest runs CommonJS unless told otherwise).
+  build({ ...common, entryPoints: ['testing/index.ts'], outfile: 'dist/testing.js', format: 'esm' }),
+  build({ ...common, entryPoints: ['testing/index.ts'], outfile: 'dist/testing.cjs', format: 'cjs' }),
   build({
     ...common,
     entryPoints: ['codemods/drain-terminal-event.cts'],

@@ -29,10 +29,13 @@ const ownDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'ut
 // binary ships inside the npm package, an optional dependency per platform).
 const OXLINT = `oxlint@${ownDependencies.oxlint}`;
 const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
+/** An exports target: a path, or conditions (`import`, `require`, `types`, …) mapping to targets. */
+type ExportTarget = string | { [condition: string]: ExportTarget };
+const exportPaths = (target: ExportTarget): string[] => (typeof target === 'string' ? [target] : Object.values(target).flatMap(exportPaths));
 const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
-  exports: Record<string, string | Record<string, string>>;
+  exports: Record<string, ExportTarget>;
   bin: Record<string, string>;
 };
 
@@ -168,7 +171,7 @@ describe('the tarball', () => {
 
   it('has every exports and bin target, and an executable CLI', () => {
     const files = new Set(tarEntries.map((entry) => entry.slice('package/'.length)));
-    const targets = Object.values(ownPackage.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    const targets = Object.values(ownPackage.exports).flatMap(exportPaths);
     for (const target of [...targets, ...Object.values(ownPackage.bin)]) {
       expect(files, target).toContain(target.replace(/^\.\//, ''));
     }
