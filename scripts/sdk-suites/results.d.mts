@@ -1,5 +1,7 @@
 export interface TestRecord {
   key: string;
+  file: string;
+  run: string;
   status: string;
   duration: number;
   failure: string;
@@ -19,7 +21,12 @@ export interface Diagnostic {
   code: string;
   message: string;
 }
-export function readVitestReport(reportFile: string, root: string, process: { killed: boolean; ms: number; testTimeoutMs?: number }): SuiteRun;
+export function readVitestReport(
+  reportFile: string,
+  root: string,
+  process: { killed: boolean; ms: number; testTimeoutMs?: number; run?: string; prefix?: boolean },
+): SuiteRun;
+export function mergeSuiteRuns(runs: SuiteRun[]): SuiteRun;
 export function compareSuites(
   before: SuiteRun,
   after: SuiteRun,
