@@ -62,13 +62,42 @@ function checkStatus(check) {
   return check.code === 0 ? 'clean' : `exit ${check.code}`;
 }
 
-/** A check that passed on the files before the fix and does not after. @param {any} r */
+/**
+ * The warnings and errors a check counted in its `Found N warnings and M errors` lines (biome,
+ * oxlint, ultracite), or null when it printed no such line.
+ * @param {string} output
+ */
+export function diagnosticCounts(output) {
+  const found = output.split('\n').filter((line) => /^\s*Found \d+ (warning|error)/.test(line));
+  if (found.length === 0) return null;
+  const sum = (word) => found.reduce((n, line) => n + Number(new RegExp(`(\\d+) ${word}s?\\b`).exec(line)?.[1] ?? 0), 0);
+  return { warnings: sum('warning'), errors: sum('error') };
+}
+
+/**
+ * Whether a check says something new after the fix: another exit code, more warnings or errors,
+ * or (a check that prints no counts) other output, durations and file counts aside.
+ * @param {{ code: number | null, output: string } | undefined} before
+ * @param {{ code: number | null, output: string }} after
+ */
+export function checkGotWorse(before, after) {
+  if (!before || before.code !== after.code) return after.code !== 0;
+  const [was, is] = [diagnosticCounts(before.output), diagnosticCounts(after.output)];
+  if (was && is) return is.warnings > was.warnings || is.errors > was.errors;
+  const comparable = (output) => output.replace(/\b\d+(\.\d+)?\s?(ms|s|µs)\b/g, 'T').replace(/\b(on|Checked) \d+ files?\b/g, '$1 N files').trim();
+  return comparable(before.output) !== comparable(after.output);
+}
+
+/** @param {{ output: string }} check */
+function countsText(check) {
+  const counts = diagnosticCounts(check.output);
+  return counts ? ` (errors: ${counts.errors}, warnings: ${counts.warnings})` : '';
+}
+
+/** The checks that say something new after the fix (see checkGotWorse). @param {any} r */
 export function failedChecks(r) {
   if (!r.checks) return [];
-  return r.checks.after.filter((after) => {
-    const before = r.checks.before.find((c) => c.name === after.name);
-    return after.code !== 0 && after.code !== null && (!before || before.code === 0 || before.code === null || before.output !== after.output);
-  });
+  return r.checks.after.filter((after) => after.code !== null && checkGotWorse(r.checks.before.find((c) => c.name === after.name), after));
 }
 
 /** @param {any} r */
@@ -77,8 +106,11 @@ function checkLines(r) {
   const lines = [];
   for (const after of r.checks.after) {
     const before = r.checks.before.find((c) => c.name === after.name);
-    lines.push(`check \`${after.name}\` on the changed files: before ${before ? checkStatus(before) : 'not run'}, after ${checkStatus(after)}`);
-    if (after.code !== 0 && after.code !== null) {
+    const worse = after.code !== null && checkGotWorse(before, after);
+    lines.push(
+      `check \`${after.name}\` on the changed files: before ${before ? checkStatus(before) + countsText(before) : 'not run'}, after ${checkStatus(after)}${countsText(after)}${worse ? ' — WORSE' : ''}`,
+    );
+    if (worse) {
       const output = after.output.trimEnd().split('\n');
       for (const line of output.slice(0, CHECK_OUTPUT_LINES)) lines.push(`    ${line}`);
       if (output.length > CHECK_OUTPUT_LINES) lines.push(`    … ${output.length - CHECK_OUTPUT_LINES} more lines`);

@@ -19,7 +19,7 @@ import {
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
 import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } from '../../scripts/sdk-suites/checks.mjs';
-import { failedChecks, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
+import { checkGotWorse, diagnosticCounts, failedChecks, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
 import { cloneSource } from '../../scripts/sdk-suites/sdks.mjs';
 import { startProbeServer } from '../../scripts/sdk-suites/probe-server.mjs';
 
@@ -236,7 +236,7 @@ describe('report', () => {
       ],
       checks: {
         before: [
-          { name: 'oxlint', code: 0, timedOut: false, output: 'Found 0 warnings and 0 errors.', files: ['src/s.ts'] },
+          { name: 'oxlint', code: 0, timedOut: false, output: 'Found 0 warnings and 0 errors.\n', files: ['src/s.ts'] },
           { name: 'oxfmt', code: 1, timedOut: false, output: 'src/s.ts (1 line over)', files: ['src/s.ts'] },
         ],
         after: [
@@ -265,7 +265,7 @@ describe('report', () => {
     expect(lines).toContain('changed files (2):');
     expect(lines).toContain('  src/s.ts: 120 -> 139 lines (+19), longest line 79 -> 138');
     expect(lines).toContain('  src/drain.ts (created): 30 lines, longest line 90');
-    expect(lines).toContain('check `oxlint` on the changed files: before clean, after exit 1');
+    expect(lines).toContain('check `oxlint` on the changed files: before clean (errors: 0, warnings: 0), after exit 1 (errors: 1, warnings: 0) — WORSE');
     expect(lines).toContain("      x eslint(curly): Expected { after 'if' condition.");
     expect(lines).toContain('check `oxfmt` on the changed files: before exit 1, after exit 1');
     // Failing before with the same output is not the fix's doing; failing after a clean run is.
@@ -358,6 +358,23 @@ describe('checks on the changed files', () => {
       { path: 'src/added.ts', created: true },
     ]);
     expect(lineStats('a\r\nlonger line\n\n')).toEqual({ lines: 3, longest: 11 });
+  });
+
+  it('calls a check worse when it fails anew, counts more warnings or errors, or (without counts) prints something new', () => {
+    const oxlint = 'Found 0 warnings and 0 errors.\nFinished in 958ms on 1 file with 415 rules using 2 threads.';
+    const biome = 'src/s.ts:80:52 lint/suspicious/noExplicitAny\nChecked 1 file in 5ms. No fixes applied.\nFound 6 warnings.';
+    expect(diagnosticCounts(oxlint)).toEqual({ warnings: 0, errors: 0 });
+    expect(diagnosticCounts('Checked 1 file in 5ms.\nFound 1 error.\nFound 7 warnings.')).toEqual({ warnings: 7, errors: 1 });
+    expect(diagnosticCounts('All matched files use the correct format.')).toBeNull();
+    const check = (code: number, output: string) => ({ code, output });
+    // Existing warnings that moved with the rewrite, another duration or file count: not worse.
+    expect(checkGotWorse(check(0, biome), check(0, biome.replace('80:52', '98:52').replace('5ms', '12ms')))).toBe(false);
+    expect(checkGotWorse(check(0, 'All matched files use the correct format.\nFinished in 333ms on 1 files'), check(0, 'All matched files use the correct format.\nFinished in 95ms on 2 files'))).toBe(false);
+    // A new warning with exit 0, a new failure, a failure with other output.
+    expect(checkGotWorse(check(0, biome), check(0, biome.replace('6 warnings', '7 warnings')))).toBe(true);
+    expect(checkGotWorse(check(0, oxlint), check(1, 'Found 0 warnings and 25 errors.'))).toBe(true);
+    expect(checkGotWorse(check(1, 'src/s.ts (1 line over)'), check(1, 'src/s.ts (15 lines over)'))).toBe(true);
+    expect(checkGotWorse(undefined, check(0, ''))).toBe(false);
   });
 
   it('runs each check on the changed files after the fix and on the same files before it, then puts the rewrite back', async () => {
