@@ -27,7 +27,16 @@ import { preparePristine } from './sdk-suites/checkout.mjs';
 import { nodeBinDir, sdkEnv } from './sdk-suites/node-runtime.mjs';
 import { STREAMING_CALLS } from './sdk-suites/probe-calls.mjs';
 import { formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
-import { assertionSite, assertsEarlyClose, compareSuites, mergeSuiteRuns, newDiagnostics, parseTscDiagnostics, readVitestReport } from './sdk-suites/results.mjs';
+import {
+  assertionSite,
+  assertsEarlyClose,
+  compareSuites,
+  mergeSuiteRuns,
+  newDiagnostics,
+  parseTscDiagnostics,
+  readVitestReport,
+  settleRerun,
+} from './sdk-suites/results.mjs';
 import { run } from './sdk-suites/run.mjs';
 import { CACHE_DIR, SDKS } from './sdk-suites/sdks.mjs';
 
@@ -159,7 +168,8 @@ async function probe({ sdk, dir, node }, label) {
 
 /**
  * Runs the files of the new failures once more: a test that passes then is reported as flaky (the
- * openai-node suite has some) and leaves the list of new failures.
+ * openai-node suite has some: CPU-heavy tests time out on a loaded machine) and leaves the lists of
+ * new failures and hangs.
  * @param {Target} target
  * @param {ReturnType<typeof compareSuites>} comparison
  */
@@ -168,11 +178,7 @@ async function rerunNewFailures(target, comparison) {
   /** @type {Map<string, string[]>} */
   const only = new Map();
   for (const test of comparison.newFailures) only.set(test.run, [...new Set([...(only.get(test.run) ?? []), test.file])]);
-  const rerun = await testSuite(target, 'after-rerun', only);
-  const passed = new Set(rerun.tests.filter((test) => test.status === 'passed').map((test) => test.key));
-  const flaky = comparison.newFailures.filter((test) => passed.has(test.key));
-  comparison.newFailures = comparison.newFailures.filter((test) => !passed.has(test.key));
-  return flaky;
+  return settleRerun(comparison, await testSuite(target, 'after-rerun', only));
 }
 
 /**

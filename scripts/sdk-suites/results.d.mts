@@ -31,6 +31,7 @@ export function compareSuites(
   before: SuiteRun,
   after: SuiteRun,
 ): { newFailures: TestRecord[]; fixedFailures: TestRecord[]; stillFailing: TestRecord[]; missing: string[]; timedOut: TestRecord[] };
+export function settleRerun(comparison: ReturnType<typeof compareSuites>, rerun: SuiteRun): TestRecord[];
 export function parseTscDiagnostics(output: string): Diagnostic[];
 export function newDiagnostics(before: Diagnostic[], after: Diagnostic[]): Diagnostic[];
 export function assertionOf(failure: string): string;

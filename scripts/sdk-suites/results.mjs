@@ -99,6 +99,20 @@ export function compareSuites(before, after) {
 }
 
 /**
+ * Takes a second run of the new failures' files into a comparison: a test that passed there is
+ * flaky, neither a new failure nor a hang. Returns the flaky tests.
+ * @param {ReturnType<typeof compareSuites> & { flaky?: TestRecord[] }} comparison
+ * @param {SuiteRun} rerun
+ */
+export function settleRerun(comparison, rerun) {
+  const passed = new Set(rerun.tests.filter((test) => test.status === 'passed').map((test) => test.key));
+  const flaky = comparison.newFailures.filter((test) => passed.has(test.key));
+  comparison.newFailures = comparison.newFailures.filter((test) => !passed.has(test.key));
+  comparison.timedOut = comparison.timedOut.filter((test) => !passed.has(test.key));
+  return flaky;
+}
+
+/**
  * tsc's `file(line,col): error TSnnnn: message` lines.
  * @param {string} output
  * @returns {{ file: string, line: number, column: number, code: string, message: string }[]}

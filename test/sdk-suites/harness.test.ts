@@ -16,6 +16,7 @@ import {
   newDiagnostics,
   parseTscDiagnostics,
   readVitestReport,
+  settleRerun,
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
 import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } from '../../scripts/sdk-suites/checks.mjs';
@@ -104,6 +105,24 @@ describe('results', () => {
     ]);
     expect(comparison.stillFailing.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream already broken on Node 20']);
     expect(assertionOf(comparison.newFailures[1].failure)).toBe('AssertionError: expected "cancel" to be called 1 times, but got 0 times');
+
+    // Their files run again: a test that passes there was flaky (a timeout on a loaded machine), not a hang.
+    const rerun = readVitestReport(
+      vitestReport(root, [
+        { title: 'decodes events', status: 'passed' },
+        { title: 'cancels at [DONE]', status: 'failed', failure: 'AssertionError: expected "cancel" to be called 1 times' },
+        { title: 'hangs with a bare message', status: 'failed', failure: 'Error: STACK_TRACE_ERROR', duration: 30001 },
+      ]),
+      root,
+      { killed: false, ms: 10, testTimeoutMs: 30000 },
+    );
+    expect(settleRerun(comparison, rerun).map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream decodes events']);
+    expect(comparison.newFailures.map((t) => t.key)).toEqual([
+      'tests/streaming.test.ts > Stream cancels at [DONE]',
+      'tests/streaming.test.ts > Stream hangs with a bare message',
+      'tests/broken.test.ts (the file did not run)',
+    ]);
+    expect(comparison.timedOut.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream hangs with a bare message']);
   });
 
   it('a suite that left no report is one that did not run', () => {
