@@ -90,6 +90,7 @@ export async function runChecks(checks, dir, files, env) {
  * @param {{ path: string, created: boolean }[]} files @param {NodeJS.ProcessEnv} env
  */
 export async function runChecksBefore(checks, dir, files, env) {
+  if (files.length === 0) return runChecks(checks, dir, [], env);
   const stash = await run('git', ['stash', 'push', '--quiet', '--include-untracked'], { cwd: dir });
   if (stash.code !== 0) throw new Error(`git stash failed in ${dir}: ${stash.stderr}`);
   try {

@@ -414,7 +414,11 @@ describe('checks on the changed files', () => {
     expect(before).toEqual([{ name: 'no-bad', code: 0, timedOut: false, output: 'src/a.ts: ok\n', files: ['src/a.ts'] }]);
     expect(readFileSync(join(repo.dir, 'src/a.ts'), 'utf8')).toBe('const ok = 1; // BAD\n');
     expect(readFileSync(join(repo.dir, 'src/drain.ts'), 'utf8')).toBe('export {};\n');
-    expect(await runChecks(checks, repo.dir, [], process.env)).toEqual([{ name: 'no-bad', code: null, timedOut: false, output: '', files: [] }]);
+    // A fix that changed nothing: nothing to stash, no check run.
+    await repo.git('checkout', '--', '.');
+    await repo.git('clean', '-fdq');
+    expect(await changedFiles(repo.dir)).toEqual([]);
+    expect(await runChecksBefore(checks, repo.dir, [], process.env)).toEqual([{ name: 'no-bad', code: null, timedOut: false, output: '', files: [] }]);
   });
 });
 
