@@ -16,6 +16,7 @@
 //   node scripts/sdk-suites.mjs [--drainguard DIR] [--no-build] [--sdk NAME]... [--out DIR]
 //        [--test-timeout-ms N] [--suite-timeout-ms N] [--hold-ms N] [--calls N] [--rebaseline]
 //        [--probe-only]  (fix and probe, without type-check, test suites and checks)
+//        [--fix-arg ARG]...  (passed on to `drainguard fix`, e.g. --fix-arg=--no-verify)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,6 +56,7 @@ const { values: options } = parseCommandLine({
     calls: { type: 'string', default: '10' },
     rebaseline: { type: 'boolean', default: false },
     'probe-only': { type: 'boolean', default: false },
+    'fix-arg': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -216,7 +218,8 @@ async function baseline(target) {
 
 /** @param {Target} target */
 async function runFix({ sdk, dir, env }) {
-  const result = await run(process.execPath, [cli, 'fix', '--force', '--json', sdk.fixPath], { cwd: dir, env, timeoutMs: 15 * 60_000 });
+  const args = [cli, 'fix', '--force', '--json', ...options['fix-arg'], sdk.fixPath];
+  const result = await run(process.execPath, args, { cwd: dir, env, timeoutMs: 15 * 60_000 });
   /** @type {{ code: number | null, summary: any, sites: any[], error?: string, stderr: string }} */
   const fix = { code: result.code, summary: null, sites: [], stderr: result.stderr.slice(0, 4000) };
   try {
@@ -255,7 +258,7 @@ async function runSdk(sdk, drainguard) {
     fail(String(error?.message ?? error));
   }
   const before = await baseline(t);
-  log(`${sdk.name}: drainguard fix --force ${sdk.fixPath} …`);
+  log(`${sdk.name}: drainguard fix --force ${[...options['fix-arg'], sdk.fixPath].join(' ')} …`);
   const { fix, diff, files } = await runFix(t);
   writeFileSync(path.join(outDir, `${sdk.name}.diff`), diff);
   const probeOnly = options['probe-only'];
@@ -285,6 +288,7 @@ async function runSdk(sdk, drainguard) {
     commit: sdk.commit,
     node: (await run(t.node, ['--version'], { cwd: t.dir })).stdout.trim(),
     drainguard,
+    fixCommand: ['drainguard fix --force --json', ...options['fix-arg'], sdk.fixPath].join(' '),
     typecheckCommand: `${sdk.typecheck.cwd === '.' ? '' : `(cd ${sdk.typecheck.cwd}) `}${sdk.typecheck.command.join(' ')}`,
     fix,
     diff,

@@ -160,7 +160,7 @@ export function formatSdkReport(r) {
   lines.push(`## ${r.repo} @ ${r.commit.slice(0, 12)} (${r.name})`);
   lines.push('');
   lines.push(`drainguard: ${r.drainguard.dir} @ ${r.drainguard.commit.slice(0, 12)}${r.node ? `; SDK commands on Node ${r.node}` : ''}`);
-  lines.push(`fix: exit ${r.fix.code}; ${JSON.stringify(r.fix.summary ?? {})}`);
+  lines.push(`fix${r.fixCommand ? ` (${r.fixCommand})` : ''}: exit ${r.fix.code}; ${JSON.stringify(r.fix.summary ?? {})}`);
   for (const site of r.fix.sites) lines.push(`  ${site.path}:${site.line}:${site.column} ${site.status}${site.reason ? ` — ${site.reason}` : ''}`);
   if (r.fix.error) lines.push(`  fix error: ${r.fix.error}`);
   if (r.files?.length) lines.push(`changed files (${r.files.length}):`, ...fileLines(r));

@@ -246,6 +246,7 @@ describe('report', () => {
       commit: '0123456789abcdef',
       node: 'v22.23.5',
       drainguard: { dir: '/dg', commit: 'fedcba9876543210' },
+      fixCommand: 'drainguard fix --force --json --no-verify src/',
       typecheckCommand: 'tsc',
       fix: { code: 0, summary: { fixed: 1 }, sites: [{ path: 'src/s.ts', line: 3, column: 5, status: 'fixed' }] },
       diff: '',
@@ -281,6 +282,7 @@ describe('report', () => {
     const lines = formatSdkReport(record).split('\n');
     expect(lines[0]).toBe('## owner/sdk @ 0123456789ab (sdk)');
     expect(lines[2]).toBe('drainguard: /dg @ fedcba987654; SDK commands on Node v22.23.5');
+    expect(lines[3]).toBe('fix (drainguard fix --force --json --no-verify src/): exit 0; {"fixed":1}');
     expect(lines).toContain('changed files (2):');
     expect(lines).toContain('  src/s.ts: 120 -> 139 lines (+19), longest line 79 -> 138');
     expect(lines).toContain('  src/drain.ts (created): 30 lines, longest line 90');
