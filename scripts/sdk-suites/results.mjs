@@ -94,7 +94,8 @@ export function compareSuites(before, after) {
     fixedFailures: before.tests.filter((test) => failed(test) && afterKeys.has(test.key) && !failed(after.tests.find((t) => t.key === test.key))),
     stillFailing: after.tests.filter((test) => failed(test) && failed(beforeByKey.get(test.key))),
     missing: before.tests.filter((test) => !afterKeys.has(test.key)).map((test) => test.key),
-    timedOut: after.tests.filter((test) => test.timedOut),
+    // A test that failed before the fix as well is no hang of the fix's making.
+    timedOut: after.tests.filter((test) => test.timedOut && !failed(beforeByKey.get(test.key))),
   };
 }
 
