@@ -99,6 +99,8 @@ export class StreamResolver {
   readResultFamily(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
     if (node?.type === AST_NODE_TYPES.Identifier) return this.pendingReadFamily(node);
+    // `(result = await reader.read()).done`
+    if (node?.type === AST_NODE_TYPES.AssignmentExpression && node.operator === '=') return this.readResultFamily(node.right);
     if (node?.type !== AST_NODE_TYPES.CallExpression) return null;
     const callee = unwrap(node.callee);
     if (callee?.type !== AST_NODE_TYPES.MemberExpression) return null;
@@ -343,10 +345,7 @@ export class StreamResolver {
       if (hasStreamTypeAnnotation(name)) return variable;
       if (def.type === 'Variable') {
         const declarator = def.node;
-        if (declarator.init && isNewAbortController(declarator.init)) {
-          return this.requestUsingSignalOf(variable);
-        }
-        const family = declarator.id === name ? this.familyOf(declarator.init) : this.familyFromPattern(name, declarator.init);
+        const family = declarator.id === name ? this.familyOfValue(variable, declarator.init) : this.familyFromPattern(name, declarator.init);
         if (family) return family;
       } else if (def.type === 'Parameter') {
         const family = this.familyOfCallbackParameter(def.node, name);
@@ -358,9 +357,7 @@ export class StreamResolver {
       const target = reference.identifier as Node;
       const family =
         target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
-          ? isNewAbortController(reference.writeExpr)
-            ? this.requestUsingSignalOf(variable)
-            : this.familyOf(reference.writeExpr)
+          ? this.familyOfValue(variable, reference.writeExpr)
           : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr);
       if (family) return family;
     }
@@ -370,6 +367,15 @@ export class StreamResolver {
     const def = variable.defs[0];
     if (def && this.options.typeOracle?.isResponseStream(def.name) === true) return variable;
     return null;
+  }
+
+  /**
+   * The family of a value put in a variable. A constructed object whose `.signal` went into a request controls that
+   * request (an `AbortController`, also one of an injected or minified class: `const control = new AbortControllerImpl()`).
+   */
+  private familyOfValue(variable: Variable, value: Node | null | undefined): Family | null {
+    if (unwrap(value)?.type === AST_NODE_TYPES.NewExpression) return this.requestUsingSignalOf(variable) ?? this.familyOf(value);
+    return this.familyOf(value);
   }
 
   /** `const { body } = response` takes the response's body; array patterns (`tee()` branches) do not. */
@@ -480,7 +486,8 @@ export class StreamResolver {
   }
 
   private familyOfFieldValue(members: ClassMembers, field: string, value: Node): Family | null {
-    return isNewAbortController(value) ? this.requestUsingFieldSignal(members.signalUses, field) : this.familyOf(value);
+    if (unwrap(value)?.type === AST_NODE_TYPES.NewExpression) return this.requestUsingFieldSignal(members.signalUses, field) ?? this.familyOf(value);
+    return this.familyOf(value);
   }
 
   private requestUsingFieldSignal(signalUses: ClassMembers['signalUses'], field: string): Family | null {
@@ -610,15 +617,6 @@ function isDoneProperty(name: TSESTree.Identifier): boolean {
     property.key.type === AST_NODE_TYPES.Identifier &&
     property.key.name === 'done'
   );
-}
-
-/** `new AbortController()`, or of a class named like one (`new AbortControllerImpl()`, an injected implementation). */
-function isNewAbortController(node: Node): boolean {
-  const target = unwrap(node);
-  if (target?.type !== AST_NODE_TYPES.NewExpression) return false;
-  const list = words(calleeName(target.callee) ?? '');
-  const abort = list.indexOf('abort');
-  return abort !== -1 && list[abort + 1] === 'controller';
 }
 
 /** A call that takes a request's options (`{ url, headers, signal, … }`): a local request helper (`getFromApi`, `connect`). */
