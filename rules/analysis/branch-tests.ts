@@ -62,6 +62,7 @@ export class BranchTestClassifier {
   private readonly flags = new Map<TSESLint.Scope.Variable, boolean>();
   /** Per function: the label of its terminal test when it returns null exactly on its terminal-event branches. */
   private readonly nullOnTerminal = new Map<Node, string | null>();
+  /** Per variable: whether the code writes to it (`res.write(…)`), see isWritableState. */
   private readonly writtenTo = new Map<TSESLint.Scope.Variable, boolean>();
   /** Per function: the label of a terminal test whose branch ends in one of its returns. */
   private readonly terminalReturns = new Map<Node, string | null>();

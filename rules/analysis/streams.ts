@@ -105,7 +105,8 @@ export class StreamResolver {
     const callee = unwrap(node.callee);
     if (callee?.type !== AST_NODE_TYPES.MemberExpression) return null;
     const method = propertyName(callee);
-    if (method === 'race' && unwrap(callee.object)?.type === AST_NODE_TYPES.Identifier && (unwrap(callee.object) as TSESTree.Identifier).name === 'Promise') {
+    const object = unwrap(callee.object);
+    if (method === 'race' && object?.type === AST_NODE_TYPES.Identifier && object.name === 'Promise') {
       const list = unwrap(node.arguments[0]);
       if (list?.type !== AST_NODE_TYPES.ArrayExpression) return null;
       for (const element of list.elements) {
@@ -288,9 +289,10 @@ export class StreamResolver {
     if (this.returnedFamilies.has(fn)) return this.returnedFamilies.get(fn)!;
     this.returnedFamilies.set(fn, null);
     let family: Family | null = null;
-    if (fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.expression) family = this.familyOf(fn.body);
-    else if (!(fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration) || !fn.generator) {
-      for (const statement of ownReturns(fn)) {
+    // A generator's call gives its iterator, not what it returns.
+    if (isFunction(fn) && !fn.generator) {
+      if (fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.expression) family = this.familyOf(fn.body);
+      for (const statement of family ? [] : ownReturns(fn)) {
         family = this.familyOf(statement.argument);
         if (family) break;
       }
