@@ -143,6 +143,7 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
     const loopBreaks = new Map<Node, Set<Segment>>();
     const consequentEnds = new Map<Node, Set<Segment>>();
     const startedSegments = new Set<Segment>();
+    let openTries = 0;
     const handlerSegments = new Set<Segment>();
     const top = (): PathFacts<Site> | null => stack[stack.length - 1] ?? null;
 
@@ -168,13 +169,13 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       if (iterable) {
         effect = {
           kind: 'deferred',
-          resolve: () => {
+          resolve: memo((): Effect => {
             // A generator that returns on the terminal event ran out there, not at EOF.
             const label = tests().terminalReturnOf(iterable);
             if (label) return { kind: 'gen', label };
             const family = streams.asyncLoopFamily(loop);
             return family ? { kind: 'kill', family } : { kind: 'none' };
-          },
+          }),
         };
       } else if ((loop.type === AST_NODE_TYPES.WhileStatement || loop.type === AST_NODE_TYPES.DoWhileStatement || loop.type === AST_NODE_TYPES.ForStatement) && loop.test) {
         const test = loop.test;
@@ -292,7 +293,8 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
             }
           }
         }
-        startedSegments.add(segment);
+        // Only a segment inside a `try` can be where a throw edge into its handler also goes on.
+        if (openTries > 0) startedSegments.add(segment);
         const branch = branchOf(node);
         if (branch) {
           facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
@@ -352,17 +354,23 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       // A called function that returns on the terminal event: the caller goes on from there.
       'AwaitExpression:exit'(node: TSESTree.AwaitExpression) {
         const call = node.argument;
-        if (call.type !== AST_NODE_TYPES.CallExpression) return;
+        if (call.type !== AST_NODE_TYPES.CallExpression || !mayCallLocalFunction(call)) return;
         top()?.record({
           kind: 'effect',
           effect: {
             kind: 'deferred',
-            resolve: () => {
+            resolve: memo((): Effect => {
               const label = tests().terminalReturnOf(call);
               return label ? { kind: 'gen', label } : { kind: 'none' };
-            },
+            }),
           },
         });
+      },
+      TryStatement() {
+        openTries++;
+      },
+      'TryStatement:exit'() {
+        openTries--;
       },
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
@@ -454,6 +462,14 @@ function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node |
 }
 
 const KILL_ALL: Effect = { kind: 'killAll' };
+
+/** `f(…)`, `this.f(…)`, `x.f(…)`: a call that calledFunction may resolve (not `a.b.f(…)` or `f()(…)`). */
+function mayCallLocalFunction(call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  if (callee?.type === AST_NODE_TYPES.Identifier) return true;
+  const object = callee?.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : null;
+  return object?.type === AST_NODE_TYPES.Identifier || object?.type === AST_NODE_TYPES.ThisExpression;
+}
 
 /** The block of a `catch` clause or of a `finally`, where ESLint starts the segments that errors and early returns reach. */
 function isHandlerBlock(node: Node): boolean {

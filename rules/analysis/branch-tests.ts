@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from './ast.js';
-import { calledFunction, isNullish, ownReturns, terminalBranchOf } from './function-results.js';
+import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
 import type { Family, StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
@@ -269,7 +269,7 @@ export class BranchTestClassifier {
 
   private computeNullOnTerminal(fn: Node): string | null {
     let label: string | null = null;
-    for (const statement of ownReturns(fn)) {
+    for (const statement of this.streams.returnsOf(fn)) {
       const returnsNull = isNullish(statement.argument);
       const branch = terminalBranchOf(statement, (test) => this.classify(test).pos);
       if (returnsNull !== (branch !== null)) return null;
@@ -289,7 +289,7 @@ export class BranchTestClassifier {
     if (this.terminalReturns.has(fn)) return this.terminalReturns.get(fn)!;
     this.terminalReturns.set(fn, null);
     let label: string | null = null;
-    for (const statement of ownReturns(fn)) {
+    for (const statement of this.streams.returnsOf(fn)) {
       label = terminalBranchOf(statement, (test) => this.classify(test).pos);
       if (label) break;
     }

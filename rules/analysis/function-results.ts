@@ -60,7 +60,7 @@ function returnedMethod(value: Node | null | undefined, key: string, streams: St
   const call = unwrap(value);
   const fn = call?.type === AST_NODE_TYPES.CallExpression ? calledFunction(call, streams, depth) : null;
   if (!fn) return null;
-  for (const statement of ownReturns(fn)) {
+  for (const statement of streams.returnsOf(fn)) {
     const object = unwrap(statement.argument);
     if (object?.type !== AST_NODE_TYPES.ObjectExpression) continue;
     for (const property of object.properties) {
@@ -72,20 +72,26 @@ function returnedMethod(value: Node | null | undefined, key: string, streams: St
   return null;
 }
 
-/** The return statements of `fn` itself, including those of a downleveled async body it wraps (`__awaiter(this, …, function* () {…})`). */
-export function ownReturns(fn: Node): TSESTree.ReturnStatement[] {
+/**
+ * The return statements of `fn` itself, including those of a downleveled async body it wraps (`__awaiter(this, …,
+ * function* () {…})`). Callers go through StreamResolver#returnsOf, which keeps them per function.
+ */
+export function ownReturns(fn: Node, visitorKeys: Record<string, readonly string[] | undefined>): TSESTree.ReturnStatement[] {
   const returns: TSESTree.ReturnStatement[] = [];
-  const visit = (node: Node | null | undefined): void => {
-    if (!node) return;
-    if (node !== fn && isFunction(node) && !isDownleveledAsyncBody(node)) return;
+  const stack: Node[] = [fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isFunction(node) && !isDownleveledAsyncBody(node)) continue;
     if (node.type === AST_NODE_TYPES.ReturnStatement) returns.push(node);
-    for (const value of Object.values(node)) {
-      if (value === node.parent) continue;
-      if (Array.isArray(value)) value.forEach((item) => isNode(item) && visit(item));
-      else if (isNode(value)) visit(value);
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child: unknown = Reflect.get(node, key);
+      if (Array.isArray(child)) {
+        for (const item of child) if (isNode(item)) stack.push(item);
+      } else if (isNode(child)) {
+        stack.push(child);
+      }
     }
-  };
-  visit(fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn);
+  }
   return returns;
 }
 

@@ -46,6 +46,7 @@ export class StreamResolver {
   private readonly eofVariables = new Map<Variable, Family | null>();
   private readonly classFields = new Map<Node, Map<string, Family | null>>();
   private readonly returnedFamilies = new Map<Node, Family | null>();
+  private readonly returns = new Map<Node, TSESTree.ReturnStatement[]>();
   /** Fed by the rule's traversal when `collectClassMembers` is true; walks each class on demand otherwise. */
   readonly classMembers: ClassMemberIndex;
   /** The same resolver with `bodyNames`, made on first use. */
@@ -284,6 +285,13 @@ export class StreamResolver {
     return init?.type === AST_NODE_TYPES.CallExpression && isRequestShaped(init) ? init : null;
   }
 
+  /** The return statements of a function itself (see ownReturns), found once per function. */
+  returnsOf(fn: Node): TSESTree.ReturnStatement[] {
+    let list = this.returns.get(fn);
+    if (!list) this.returns.set(fn, (list = ownReturns(fn, this.options.visitorKeys)));
+    return list;
+  }
+
   /** The response a local function returns (`async function openReader() { …; return stream.getReader(); }`). */
   private returnedFamily(fn: Node): Family | null {
     if (this.returnedFamilies.has(fn)) return this.returnedFamilies.get(fn)!;
@@ -292,7 +300,7 @@ export class StreamResolver {
     // A generator's call gives its iterator, not what it returns.
     if (isFunction(fn) && !fn.generator) {
       if (fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.expression) family = this.familyOf(fn.body);
-      for (const statement of family ? [] : ownReturns(fn)) {
+      for (const statement of family ? [] : this.returnsOf(fn)) {
         family = this.familyOf(statement.argument);
         if (family) break;
       }
