@@ -2,7 +2,7 @@
 // packages and on the reports its TP rows do not name. Used by scripts/corpus.mjs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fixStatus, near, packageOf } from './corpus-run.mjs';
+import { LINE_TOLERANCE, fixStatus, near, packageOf } from './corpus-run.mjs';
 
 // OPEN entries of expected.tsv: our verdicts, checked like the others.
 const OPEN_VERDICTS = {
