@@ -95,7 +95,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     }
     parsed++;
     const file = { filePath, text };
-    if (engine === 'eslint' || !OxlintEngine.accepts(text)) {
+    if (engine === 'eslint' || !OxlintEngine.accepts(filePath, text)) {
       forESLint.push(file);
     } else if (oxlint) {
       oxlint.add(file);

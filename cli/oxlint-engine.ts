@@ -69,9 +69,12 @@ export class OxlintEngine {
     }
   }
 
-  /** Whether a file can go to oxlint at all (see needsESLintDirectives). */
-  static accepts(text: string): boolean {
-    return !needsESLintDirectives(text);
+  /**
+   * Whether a file can go to oxlint at all (see needsESLintDirectives). oxlint silently skips files named as minified
+   * (`x.min.js`, `x-min.js`, `x_min.js`), which would then read as clean: those go to ESLint.
+   */
+  static accepts(filePath: string, text: string): boolean {
+    return !/[._-]min\.[^./\\]+$/i.test(filePath) && !needsESLintDirectives(text);
   }
 
   /** Starts a run that takes files as they are found (see OxlintRun). */

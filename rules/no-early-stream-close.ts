@@ -142,6 +142,9 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
     const allFacts: PathFacts<Site>[] = [];
     const loopBreaks = new Map<Node, Set<Segment>>();
     const consequentEnds = new Map<Node, Set<Segment>>();
+    const startedSegments = new Set<Segment>();
+    let openTries = 0;
+    const handlerSegments = new Set<Segment>();
     const top = (): PathFacts<Site> | null => stack[stack.length - 1] ?? null;
 
     /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
@@ -162,13 +165,17 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
       loopBreaks.delete(loop);
       let effect: Effect | null = null;
-      if (asyncLoopIterable(loop)) {
+      const iterable = asyncLoopIterable(loop);
+      if (iterable) {
         effect = {
           kind: 'deferred',
-          resolve: () => {
+          resolve: memo((): Effect => {
+            // A generator that returns on the terminal event ran out there, not at EOF.
+            const label = tests().terminalReturnOf(iterable);
+            if (label) return { kind: 'gen', label };
             const family = streams.asyncLoopFamily(loop);
             return family ? { kind: 'kill', family } : { kind: 'none' };
-          },
+          }),
         };
       } else if ((loop.type === AST_NODE_TYPES.WhileStatement || loop.type === AST_NODE_TYPES.DoWhileStatement || loop.type === AST_NODE_TYPES.ForStatement) && loop.test) {
         const test = loop.test;
@@ -275,6 +282,19 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
         if (!facts) return;
         facts.current.add(segment);
         // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
+        if (isHandlerBlock(node)) {
+          handlerSegments.add(segment);
+          // An edge into a `catch` or `finally` from a segment that also goes on inside the `try` is one of ESLint's throw
+          // and abrupt-resumption edges (at the first throwable node, at a generator's `yield`): an error or the consumer
+          // stopping, exempt paths. The edges of normal completion, `return` and `break` lead only into the handler.
+          for (const previous of segment.prevSegments) {
+            if (previous.nextSegments.some((next) => next !== segment && startedSegments.has(next) && !handlerSegments.has(next))) {
+              facts.addEdgeEffectFrom(previous, segment, KILL_ALL);
+            }
+          }
+        }
+        // Only a segment inside a `try` can be where a throw edge into its handler also goes on.
+        if (openTries > 0) startedSegments.add(segment);
         const branch = branchOf(node);
         if (branch) {
           facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
@@ -331,6 +351,27 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       PropertyDefinition: noteClassMember,
       TSParameterProperty: noteClassMember,
       'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
+      // A called function that returns on the terminal event: the caller goes on from there.
+      'AwaitExpression:exit'(node: TSESTree.AwaitExpression) {
+        const call = node.argument;
+        if (call.type !== AST_NODE_TYPES.CallExpression || !mayCallLocalFunction(call)) return;
+        top()?.record({
+          kind: 'effect',
+          effect: {
+            kind: 'deferred',
+            resolve: memo((): Effect => {
+              const label = tests().terminalReturnOf(call);
+              return label ? { kind: 'gen', label } : { kind: 'none' };
+            }),
+          },
+        });
+      },
+      TryStatement() {
+        openTries++;
+      },
+      'TryStatement:exit'() {
+        openTries--;
+      },
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
@@ -418,6 +459,21 @@ function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node |
   const call = unwrap(previous.expression);
   const callee = call?.type === AST_NODE_TYPES.CallExpression ? unwrap(call.callee) : null;
   return callee?.type === AST_NODE_TYPES.MemberExpression && closeMethods.has(propertyName(callee) ?? '') ? callee.object : null;
+}
+
+const KILL_ALL: Effect = { kind: 'killAll' };
+
+/** `f(…)`, `this.f(…)`, `x.f(…)`: a call that calledFunction may resolve (not `a.b.f(…)` or `f()(…)`). */
+function mayCallLocalFunction(call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  if (callee?.type === AST_NODE_TYPES.Identifier) return true;
+  const object = callee?.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : null;
+  return object?.type === AST_NODE_TYPES.Identifier || object?.type === AST_NODE_TYPES.ThisExpression;
+}
+
+/** The block of a `catch` clause or of a `finally`, where ESLint starts the segments that errors and early returns reach. */
+function isHandlerBlock(node: Node): boolean {
+  return node.type === AST_NODE_TYPES.CatchClause || (node.parent?.type === AST_NODE_TYPES.TryStatement && node.parent.finalizer === node);
 }
 
 /** The test and polarity of the branch that `node` starts, if it starts one. */

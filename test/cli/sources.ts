@@ -58,10 +58,10 @@ export const EARLY_CANCEL_TS = `export async function readUntilDone(res: Respons
  * \`ReadableStream<Uint8Array>\`): syntax-only linting does not report it, \`--types\` does.
  * Line 14 is `      await reader.cancel();` (columns 13–28).
  */
-export const INFERRED_STREAM_TS = `async function openEvents(url: string) {
-  const answer = await fetch(url);
-  return answer.body!;
-}
+export const INFERRED_STREAM_TS = `/** Declared elsewhere: only its type says that it returns a fetch body. */
+declare function openEvents(
+  url: string,
+): Promise<ReadableStream<Uint8Array>>;
 
 export async function firstDone(url: string): Promise<void> {
   const events = await openEvents(url);

@@ -7,11 +7,12 @@ import rule from '../../rules/no-early-stream-close.js';
 import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
+import { foreignCodeInvalid, foreignCodeValid } from './cases-foreign-code.js';
 import { withSuggestions } from './suggestions.js';
 import { helperText } from '../../codemods/helpers.js';
 
-const invalid = [...baseInvalid, ...sdkShapeInvalid];
-const valid = [...baseValid, ...sdkShapeValid];
+const invalid = [...baseInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid];
+const valid = [...baseValid, ...sdkShapeValid, ...foreignCodeValid];
 
 EslintRuleTester.describe = describe;
 EslintRuleTester.it = it;
