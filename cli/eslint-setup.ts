@@ -3,6 +3,7 @@ import { ESLint, type Linter } from 'eslint';
 import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../rules/parser-options.js';
 import plugin from '../rules/index.js';
 import { RULE_ID } from './rule-id.js';
+import { ruleEntry, type CliRuleOptions } from './rule-args.js';
 
 const JS_MODULE_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs'];
 const JS_COMMONJS_FILES = ['**/*.cjs'];
@@ -21,6 +22,8 @@ export interface ESLintSetupOptions {
   programs?: unknown[];
   /** Parse `.js`/`.jsx` as sloppy-mode CommonJS scripts instead of ES modules (a fallback for old code). */
   scriptMode?: boolean;
+  /** The rule options given on the command line (`--terminal-pattern`, `--close-method`). */
+  ruleOptions?: CliRuleOptions;
 }
 
 /** What `--types` adds to the TypeScript parser options: the project service, or given programs. */
@@ -53,7 +56,7 @@ export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Confi
       name: 'drainguard/cli',
       plugins: { drainguard: plugin },
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
-      rules: { [RULE_ID]: options.types ? ['error', { useTypes: true }] : 'error' },
+      rules: { [RULE_ID]: ruleEntry(options.ruleOptions, options.types) },
     },
     ...languageConfigs(options),
   ];

@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
-import { mayReport } from './for-await-check.js';
+import { prefilterFor } from './for-await-check.js';
 import { OxlintEngine, type OxlintRun, type SourceFile } from './oxlint-engine.js';
 import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js';
 import { cleanResult, unreadableResult } from './results.js';
+import type { CliRuleOptions } from './rule-args.js';
 import { TextLinter } from './text-linter.js';
 
 export interface LintFilesOptions {
@@ -11,11 +12,15 @@ export interface LintFilesOptions {
   cwd: string;
   /** Type-aware linting (`--types`): always through ESLint (oxlint gives JS plugins no type information). */
   types?: boolean;
+  /** The rule options given on the command line (`--terminal-pattern`, `--close-method`). */
+  ruleOptions?: CliRuleOptions;
   /**
    * Skip parsing files whose text cannot contain a close (default true). Turning it off
    * (`DRAINGUARD_NO_PREFILTER=1` in the CLI) is a debugging aid: the results must not change.
    */
   prefilter?: boolean;
+  /** Files named on the command line: always parsed, so their syntax errors are reported. */
+  named?: ReadonlySet<string>;
   /**
    * `oxlint`: run the rule through oxlint's JS plugin host, and through ESLint for the files oxlint
    * leaves (see OxlintEngine); `eslint`: ESLint only; `auto` (default): oxlint when it is installed
@@ -54,13 +59,14 @@ export interface LintedFiles {
  * ESLint lints the others here; a file oxlint leaves (it does not parse there) is linted by ESLint.
  */
 export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<LintedFiles> {
-  const prefilter = options.prefilter ?? true;
+  const mayReport = prefilterFor(options.ruleOptions?.closeMethods);
+  const named = options.named ?? new Set<string>();
   const engine = options.types ? 'eslint' : (options.engine ?? 'auto');
   const results = new Map<string, ESLint.LintResult>();
   let linter: TextLinter | undefined;
   const eslintResults: ESLint.LintResult[] = [];
   const lintWithESLint = async ({ filePath, text }: SourceFile): Promise<void> => {
-    linter ??= new TextLinter({ cwd: options.cwd, types: options.types });
+    linter ??= new TextLinter({ cwd: options.cwd, types: options.types, ruleOptions: options.ruleOptions });
     eslintResults.push(await linter.lint(text, filePath));
   };
 
@@ -83,8 +89,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.set(filePath, unreadableResult(filePath, error));
       continue;
     }
+    const prefilter = options.prefilter !== false && !named.has(filePath);
     if (isPythonPath(filePath)) {
-      // Python files have their own front end (rules/python), in process.
+      // Python files have their own front end (rules/python), in process. After issue 15 merges, its
+      // lint API takes the rule options: pass `options.ruleOptions` here (the only call that needs them).
       if (!prefilter || mayReportPython(text)) parsed++;
       results.set(filePath, await lintPythonFile(text, filePath, prefilter));
       continue;
@@ -104,7 +112,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       held.push(file);
       heldBytes += text.length;
       if (!oxlintMissing && (engine === 'oxlint' || heldBytes >= OXLINT_MIN_BYTES)) {
-        oxlint = OxlintEngine.find()?.start(options.cwd) ?? null;
+        oxlint = OxlintEngine.find()?.start(options.cwd, options.ruleOptions) ?? null;
         oxlintMissing = oxlint === null;
         for (const waiting of oxlint ? held.splice(0) : []) {
           oxlint!.add(waiting);

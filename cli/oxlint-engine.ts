@@ -9,6 +9,7 @@ import { RULE_ID, ruleModule } from './rule-id.js';
 import { needsESLintDirectives } from './lint-directives.js';
 import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
 import { makeResult } from './results.js';
+import { ruleEntry, type CliRuleOptions } from './rule-args.js';
 
 /** The code oxlint gives drainguard's reports: `<plugin>(<rule>)`. */
 const OXLINT_CODE = RULE_ID.replace(/^([^/]+)\/(.+)$/, '$1($2)');
@@ -75,13 +76,13 @@ export class OxlintEngine {
   }
 
   /** Starts a run that takes files as they are found (see OxlintRun). */
-  start(cwd: string): OxlintRun {
-    return new OxlintRun(this, cwd);
+  start(cwd: string, ruleOptions: CliRuleOptions = {}): OxlintRun {
+    return new OxlintRun(this, cwd, ruleOptions);
   }
 
-  /** Only drainguard's rule: no built-in plugin, no category of oxlint's own rules. */
-  config(): object {
-    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: 'error' } };
+  /** Only drainguard's rule, with the given options: no built-in plugin, no category of oxlint's own rules. */
+  config(ruleOptions: CliRuleOptions = {}): object {
+    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: ruleEntry(ruleOptions) } };
   }
 
   /**
@@ -125,10 +126,11 @@ export class OxlintRun {
   constructor(
     private readonly engine: OxlintEngine,
     private readonly cwd: string,
+    ruleOptions: CliRuleOptions,
   ) {
     this.configDir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-'));
     this.config = path.join(this.configDir, 'oxlintrc.json');
-    writeFileSync(this.config, JSON.stringify(engine.config()));
+    writeFileSync(this.config, JSON.stringify(engine.config(ruleOptions)));
   }
 
   /** oxlint processes started so far (counted where a process is started, not where a batch is queued). */

@@ -3,6 +3,7 @@ import { mayBeScript } from '../rules/parser-options.js';
 import { createDefaultProgram } from './default-program.js';
 import type { ESLintSetupOptions } from './eslint-setup.js';
 import { crashResult, isFatal, keepOwnMessages } from './results.js';
+import type { CliRuleOptions } from './rule-args.js';
 
 const NOT_IN_A_PROJECT = /was not found by the project service/;
 
@@ -11,6 +12,8 @@ export interface TextLinterOptions {
   cwd: string;
   /** Type-aware linting (`--types`). */
   types?: boolean;
+  /** The rule options given on the command line. */
+  ruleOptions?: CliRuleOptions;
 }
 
 /**
@@ -33,7 +36,7 @@ export class TextLinter {
   /** An ESLint set up for drainguard; ESLint is loaded at the first file it lints, not with the CLI. */
   private async createESLint(extra: Partial<ESLintSetupOptions> = {}): Promise<ESLint> {
     const { createESLint } = await import('./eslint-setup.js');
-    return createESLint({ cwd: this.options.cwd, types: this.options.types, ...extra });
+    return createESLint({ cwd: this.options.cwd, types: this.options.types, ruleOptions: this.options.ruleOptions, ...extra });
   }
 
   private async lintWith(eslint: ESLint, text: string, filePath: string): Promise<ESLint.LintResult> {
