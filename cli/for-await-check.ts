@@ -1,4 +1,5 @@
-import { tokenizer, type Token } from 'acorn';
+import { createRequire } from 'node:module';
+import type { Token } from 'acorn';
 import { DEFAULT_CLOSE_METHODS, closeCandidatePattern, explicitCloseEvidence } from '../rules/analysis/prefilter.js';
 
 const JSX_FILE = /\.[jt]sx$/i;
@@ -7,6 +8,18 @@ const FOR_AWAIT = /for\s+await\b/g;
 /** TypeScript's downleveled `for await`: `for (var _d = true, stream_1 = __asyncValues(stream), …; …)`. */
 const DOWNLEVELED_FOR_AWAIT = /\bfor\s*\(\s*var\s[^;]{0,400}?\b__asyncValues\b/g;
 const TOKENIZER_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true } as const;
+
+type Tokenizer = typeof import('acorn').tokenizer;
+let loadedTokenizer: Tokenizer | undefined;
+
+/**
+ * acorn's tokenizer, loaded when a file first needs it, as CommonJS: the same module instance espree (and
+ * so ESLint) loads, instead of a second copy of acorn's code from its ES module build.
+ */
+function tokenizer(...args: Parameters<Tokenizer>): ReturnType<Tokenizer> {
+  loadedTokenizer ??= (createRequire(import.meta.url)('acorn') as typeof import('acorn')).tokenizer;
+  return loadedTokenizer(...args);
+}
 
 export type Prefilter = (text: string, filePath: string) => boolean;
 

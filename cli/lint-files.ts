@@ -22,9 +22,11 @@ export interface LintFilesOptions {
   /** Files named on the command line: always parsed, so their syntax errors are reported. */
   named?: ReadonlySet<string>;
   /**
-   * `oxlint`: run the rule through oxlint's JS plugin host, and through ESLint for the files oxlint
-   * leaves (see OxlintEngine); `eslint`: ESLint only; `auto` (default): oxlint when it is installed
-   * and the files to parse are big enough to repay starting it. The reports are the same.
+   * `native`: ESLint in this process, parsing with oxc-parser (cli/lint-native-parser.ts); `eslint`:
+   * ESLint in this process with the usual parsers (espree, typescript-eslint's); `oxlint`: the rule
+   * through oxlint's JS plugin host, and natively in process for the files oxlint leaves (see
+   * OxlintEngine); `auto` (default): oxlint when it is installed and the files to parse are big enough
+   * to repay starting it, else native. The reports are the same.
    */
   engine?: Engine;
   /**
@@ -36,8 +38,8 @@ export interface LintFilesOptions {
   suggestions?: boolean;
 }
 
-export type Engine = 'auto' | 'eslint' | 'oxlint';
-export const ENGINES: readonly Engine[] = ['auto', 'eslint', 'oxlint'];
+export type Engine = 'auto' | 'native' | 'eslint' | 'oxlint';
+export const ENGINES: readonly Engine[] = ['auto', 'native', 'eslint', 'oxlint'];
 
 /**
  * Below this much text to parse, ESLint in this process finishes before an oxlint process has
@@ -66,7 +68,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   let linter: TextLinter | undefined;
   const eslintResults: ESLint.LintResult[] = [];
   const lintWithESLint = async ({ filePath, text }: SourceFile): Promise<void> => {
-    linter ??= new TextLinter({ cwd: options.cwd, types: options.types, ruleOptions: options.ruleOptions });
+    linter ??= new TextLinter({ cwd: options.cwd, types: options.types, ruleOptions: options.ruleOptions, native: engine !== 'eslint' });
     eslintResults.push(await linter.lint(text, filePath));
   };
 
@@ -81,7 +83,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   let parsed = 0;
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
-  for (const filePath of engine === 'eslint' ? files : biggestFirst(files)) {
+  const inProcessOnly = engine === 'eslint' || engine === 'native';
+  const order = inProcessOnly ? files : biggestFirst(files);
+  for (const [index, filePath] of order.entries()) {
+    const filesLeftToRead = order.length - index - 1;
     let text: string;
     try {
       text = readFileSync(filePath, 'utf8');
@@ -103,10 +108,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     }
     parsed++;
     const file = { filePath, text };
-    if (engine === 'eslint' || !OxlintEngine.accepts(text)) {
+    if (inProcessOnly || !OxlintEngine.accepts(text)) {
       forESLint.push(file);
     } else if (oxlint) {
-      oxlint.add(file);
+      oxlint.add(file, filesLeftToRead);
       handed.push(file);
     } else {
       held.push(file);
@@ -115,7 +120,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
         oxlint = OxlintEngine.find()?.start(options.cwd, options.ruleOptions) ?? null;
         oxlintMissing = oxlint === null;
         for (const waiting of oxlint ? held.splice(0) : []) {
-          oxlint!.add(waiting);
+          oxlint!.add(waiting, filesLeftToRead);
           handed.push(waiting);
         }
       }

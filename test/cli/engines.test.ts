@@ -1,7 +1,9 @@
 /**
- * `drainguard lint` runs the rule through oxlint's JS plugin host where it can and through ESLint
- * elsewhere (DRAINGUARD_ENGINE=oxlint forces the first even on a few small files, as here;
- * DRAINGUARD_ENGINE=eslint uses ESLint everywhere). The output must be byte for byte the same:
+ * `drainguard lint` runs the rule through oxlint's JS plugin host where it can and through ESLint in
+ * process elsewhere, parsing natively with oxc-parser (DRAINGUARD_ENGINE=oxlint forces oxlint even on a
+ * few small files, as here; DRAINGUARD_ENGINE=native uses the native parser in process everywhere;
+ * DRAINGUARD_ENGINE=eslint uses ESLint with espree and typescript-eslint's parser, as before the native
+ * parser). The output must be byte for byte the same:
  * positions in UTF-16 units after non-ASCII text, CRLF and U+2028 line breaks, files oxlint cannot
  * parse, lint directives, a byte order mark, sloppy-mode scripts, JSX, .cjs.
  */
@@ -42,9 +44,11 @@ const TRICKY: Record<string, string> = {
   'tricky/top-level-return.js': `if (!globalThis.fetch) return;\n${EARLY_CANCEL_JS.replace('export ', '')}`,
 };
 
+/** The run through each engine; the native one must print what ESLint with the usual parsers prints. */
 async function bothEngines(args: string[], dir: string, env: Record<string, string> = {}): Promise<{ oxlint: CliRun; eslint: CliRun }> {
   const oxlint = await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'oxlint' });
   const eslint = await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'eslint' });
+  expect(await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'native' }), 'native').toEqual(eslint);
   return { oxlint, eslint };
 }
 
@@ -113,6 +117,6 @@ describe('drainguard lint through oxlint and through ESLint', () => {
   it('refuses an unknown DRAINGUARD_ENGINE (exit 2), linting nothing', async () => {
     const dir = tempProject({ 'stream.js': EARLY_CANCEL_JS });
     const run = await runCli(['lint'], dir, { DRAINGUARD_ENGINE: 'biome' });
-    expect(run).toEqual({ code: 2, stdout: '', stderr: "drainguard lint: DRAINGUARD_ENGINE must be one of auto, eslint, oxlint, got 'biome'.\n" });
+    expect(run).toEqual({ code: 2, stdout: '', stderr: "drainguard lint: DRAINGUARD_ENGINE must be one of auto, native, eslint, oxlint, got 'biome'.\n" });
   });
 });

@@ -1,8 +1,9 @@
 /**
  * `drainguard lint` loads what a run needs: the TypeScript compiler (through typescript-eslint's
- * parser) only when ESLint parses a TypeScript file (oxlint, when installed, parses TypeScript
- * natively), node-sarif-builder only for `--format sarif`, and the codemod's writer never. A
- * pre-commit hook over JavaScript files pays for none of them.
+ * parser) only when a TypeScript file does not parse natively (its error message is typescript-eslint's)
+ * or `--types` asks for types (oxc-parser in process and oxlint parse TypeScript natively),
+ * node-sarif-builder only for `--format sarif`, and the codemod's writer never. A pre-commit hook
+ * pays for none of them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,8 +35,14 @@ describe('what drainguard lint loads', () => {
     expect(await loadedBy(['lint', 'client.js'], { 'client.js': EARLY_CANCEL_JS })).toEqual({ code: 1, loaded: [] });
   });
 
-  it('loads the TypeScript parser and compiler for a TypeScript file that ESLint lints (a small file: no oxlint process)', async () => {
-    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({
+  it('loads neither for a TypeScript file linted in process (a small file: no oxlint process)', async () => {
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('loads the TypeScript parser and compiler for a TypeScript file that does not parse natively, and with the usual parsers', async () => {
+    const broken = { 'broken.ts': 'const x: = 1;\nreader.cancel();\n' };
+    expect(await loadedBy(['lint', 'broken.ts'], broken)).toEqual({ code: 1, loaded: ['@typescript-eslint/parser', 'typescript'] });
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS }, { DRAINGUARD_ENGINE: 'eslint' })).toEqual({
       code: 1,
       loaded: ['@typescript-eslint/parser', 'typescript'],
     });
