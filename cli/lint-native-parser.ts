@@ -2,9 +2,11 @@
  * An ESLint parser for `drainguard lint` that parses in native code: oxc-parser (Rust, prebuilt in its npm
  * package) gives an ESTree AST for JavaScript and a TS-ESTree AST for TypeScript, so a lint of a few
  * TypeScript files no longer loads the TypeScript compiler (most of a second) through typescript-eslint's
- * parser. TypeScript scopes come from typescript-eslint's scope manager, with the options typescript-eslint's
- * parser gives it; JavaScript scopes from eslint-scope, which ESLint runs itself when a parser returns none,
- * as it does for espree. The rule then sees the same tree and the same scopes as through the usual parsers.
+ * parser. TypeScript scopes come from typescript-eslint's scope manager, as typescript-eslint's parser
+ * calls it but without TypeScript's lib declarations (`lib: []`, as oxlint runs it): ESLint declares the
+ * language's globals in the global scope itself, and the rule resolves no type-only global. JavaScript
+ * scopes come from eslint-scope, which ESLint runs itself when a parser returns none, as it does for espree.
+ * The rule then sees the same tree and the same variables as through the usual parsers.
  *
  * A text oxc does not accept, syntax or early (semantic) errors alike, makes parseForESLint throw
  * NATIVE_PARSE_ERROR: the caller lints that file again with the usual parser, whose error message (or
@@ -48,8 +50,8 @@ export const nativeParser: Linter.Parser = {
     const ast = addLocations(result.program, result.comments, text, oxcVisitorKeys);
     if (!typeScript) return asESLintParseResultOf({ ast });
     if (!typeScriptScopes) throw new Error('drainguard: loadTypeScriptScopes() was not called before a TypeScript file was parsed');
-    // What @typescript-eslint/parser gives the scope manager for a file parsed without a TypeScript program.
-    const scopeManager = typeScriptScopes.analyze(ast, { sourceType: 'module' });
+    // What @typescript-eslint/parser gives the scope manager for a file parsed without a TypeScript program, less the libs.
+    const scopeManager = typeScriptScopes.analyze(ast, { sourceType: 'module', lib: [] });
     return asESLintParseResultOf({ ast, scopeManager, visitorKeys: typeScriptScopes.visitorKeys });
   },
 };
