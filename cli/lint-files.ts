@@ -25,8 +25,8 @@ export interface LintFilesOptions {
    * `native`: ESLint in this process, parsing with oxc-parser (cli/lint-native-parser.ts); `eslint`:
    * ESLint in this process with the usual parsers (espree, typescript-eslint's); `oxlint`: the rule
    * through oxlint's JS plugin host, and natively in process for the files oxlint leaves (see
-   * OxlintEngine); `auto` (default): oxlint when it is installed and the files to parse are big enough
-   * to repay starting it, else native. The reports are the same.
+   * OxlintEngine); `auto` (default): oxlint when it is installed and costs less than linting in
+   * process (oxlintIsCheaper), else native. The reports are the same.
    */
   engine?: Engine;
   /**
@@ -42,10 +42,25 @@ export type Engine = 'auto' | 'native' | 'eslint' | 'oxlint';
 export const ENGINES: readonly Engine[] = ['auto', 'native', 'eslint', 'oxlint'];
 
 /**
- * Below this much text to parse, ESLint in this process finishes before an oxlint process has
- * started (about 0.1 s of CPU, more wall time on a busy machine): a pre-commit hook on a few files.
+ * What each engine costs, in CPU milliseconds on this project's 2-core machine (bench/RESULTS.md, issue
+ * 19): in process, loading ESLint's Linter, the parser and the plugin's first run, then per KB of text;
+ * through oxlint, starting a process (Node, oxlint, its plugin host and drainguard's plugin), then per
+ * KB, shared between two processes that run beside this one.
  */
-const OXLINT_MIN_BYTES = 256 * 1024;
+const IN_PROCESS_START_MS = 150;
+const IN_PROCESS_MS_PER_KB = 2.4;
+const OXLINT_START_MS = 300;
+const OXLINT_MS_PER_KB = 1.6 / 2;
+
+/**
+ * Whether oxlint lints `bytes` of text sooner than this process would: by what each costs, not by bytes
+ * alone. In process, ESLint's start is paid only once: not at all when some file needs ESLint anyway.
+ */
+function oxlintIsCheaper(bytes: number, eslintLoadedAnyway: boolean): boolean {
+  const kb = bytes / 1024;
+  const inProcess = (eslintLoadedAnyway ? 0 : IN_PROCESS_START_MS) + IN_PROCESS_MS_PER_KB * kb;
+  return OXLINT_START_MS + OXLINT_MS_PER_KB * kb < inProcess;
+}
 
 export interface LintedFiles {
   /** One result per file, in the order given. */
@@ -116,7 +131,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     } else {
       held.push(file);
       heldBytes += text.length;
-      if (!oxlintMissing && (engine === 'oxlint' || heldBytes >= OXLINT_MIN_BYTES)) {
+      if (!oxlintMissing && (engine === 'oxlint' || oxlintIsCheaper(heldBytes, forESLint.length > 0))) {
         oxlint = OxlintEngine.find()?.start(options.cwd, options.ruleOptions) ?? null;
         oxlintMissing = oxlint === null;
         for (const waiting of oxlint ? held.splice(0) : []) {

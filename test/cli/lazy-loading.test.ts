@@ -59,6 +59,15 @@ describe('what drainguard lint loads', () => {
     expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': big })).toEqual({ code: 1, loaded: [] });
   });
 
+  it('chooses the engine by cost: about 150 KB to parse go to oxlint, about 60 KB stay in process', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`).join('');
+    // 150 KB: an oxlint process (0.3 s to start) costs less than ESLint's start and 150 KB in process.
+    const big = await allLoadedBy(['lint', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(2600)}` });
+    expect(big).toEqual({ code: 1, all: expect.not.arrayContaining(['eslint']) as string[] });
+    // 60 KB: in process.
+    expect(await loadedBy(['lint', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(1000)}` })).toEqual({ code: 1, loaded: [] });
+  });
+
   it('does not load the TypeScript parser for a TypeScript file the pre-filter skips', async () => {
     expect(await loadedBy(['lint', '.'], { 'client.js': EARLY_CANCEL_JS, 'math.ts': 'export const add = (a: number, b: number): number => a + b;\n' })).toEqual({
       code: 1,
