@@ -47,8 +47,10 @@ closes (and files that do not parse).
 
 Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
 file (debugging aid: the rule reports the same, only slower; syntax errors of
-files without a close become visible). DRAINGUARD_ENGINE=eslint|oxlint runs
-the rule through that engine only (default auto: oxlint for 256 KB or more of
+files without a close become visible). DRAINGUARD_ENGINE=native|eslint|oxlint
+runs the rule through that engine only: ESLint in process with oxc-parser, ESLint
+with espree and typescript-eslint's parser, or oxlint's JS plugin host (default
+auto: oxlint when it costs less than linting in process, from about 100 KB of
 text to parse; the output is the same).
 `;
 

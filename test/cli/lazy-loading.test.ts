@@ -62,7 +62,8 @@ describe('what drainguard lint loads', () => {
   it('chooses the engine by cost: about 150 KB to parse go to oxlint, about 60 KB stay in process', async () => {
     const lines = (count: number) => Array.from({ length: count }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`).join('');
     // 150 KB: an oxlint process (0.3 s to start) costs less than ESLint's start and 150 KB in process.
-    const big = await allLoadedBy(['lint', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(2600)}` });
+    // (json output: a stylish report with a problem in it would load ESLint for its formatter.)
+    const big = await allLoadedBy(['lint', '--format', 'json', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(2600)}` });
     expect(big).toEqual({ code: 1, all: expect.not.arrayContaining(['eslint']) as string[] });
     // 60 KB: in process.
     expect(await loadedBy(['lint', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(1000)}` })).toEqual({ code: 1, loaded: [] });
