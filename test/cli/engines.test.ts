@@ -45,6 +45,9 @@ const TRICKY: Record<string, string> = {
 };
 
 /** The run through each engine; the native one must print what ESLint with the usual parsers prints. */
+/** Three CLI runs per case: on a loaded 2-core machine one case can take minutes. */
+const ENGINE_RUNS_TIMEOUT_MS = 300_000;
+
 async function bothEngines(args: string[], dir: string, env: Record<string, string> = {}): Promise<{ oxlint: CliRun; eslint: CliRun }> {
   const oxlint = await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'oxlint' });
   const eslint = await runCli(args, dir, { ...env, DRAINGUARD_ENGINE: 'eslint' });
@@ -74,7 +77,7 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     expect(positionsIn('tricky/line-separator.js')).toEqual([{ line: 11, column: 13, endLine: 11, endColumn: 28, fatal: undefined }]);
     expect(positionsIn('tricky/disabled-line.js')).toEqual([]);
     expect(positionsIn('tricky/broken.js')).toEqual([expect.objectContaining({ fatal: true })]);
-  });
+  }, ENGINE_RUNS_TIMEOUT_MS);
 
   it('prints the same stylish report and summary, and the same without the pre-filter', async () => {
     const dir = tempProject({ ...TRICKY, 'clean.js': 'export const add = (a, b) => a + b;\n' });
@@ -84,7 +87,7 @@ describe('drainguard lint through oxlint and through ESLint', () => {
 
     const everything = await bothEngines(['lint', '--format', 'json'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
     expect(everything.oxlint).toEqual(everything.eslint);
-  });
+  }, ENGINE_RUNS_TIMEOUT_MS);
 
   it('prints the same SARIF, end positions included (oxlint reports are used as they are: SARIF shows no suggestions)', async () => {
     const dir = tempProject({ ...fixtureFiles(), ...TRICKY });
@@ -92,7 +95,7 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     expect(sarif.oxlint.code).toBe(1);
     expect(sarif.oxlint.stdout).toBe(sarif.eslint.stdout);
     expect(sarif.oxlint.stdout).toContain('"endColumn": 36'); // non-ascii.ts, counted in UTF-16 units
-  });
+  }, ENGINE_RUNS_TIMEOUT_MS);
 
   it('lets ESLint lint the files of an oxlint process killed at its time limit: the same output', async () => {
     // Files oxlint takes, every one (no directive, no byte order mark, all parse).
