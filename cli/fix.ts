@@ -4,7 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../rules/parser-options.js';
 import { rewrite } from '../codemods/rewrite.js';
 import { collectFilesOrReport } from './files.js';
-import { mayReport } from './for-await-check.js';
+import { prefilterFor } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { diffPath, diffRoot } from './diff-paths.js';
@@ -112,7 +112,7 @@ async function fixFile(
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
+  if (python ? !mayReportPython(source) : !prefilterFor(args.ruleOptions.closeMethods)(source, file)) return null;
   const result = python
     ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, ruleOptions: args.ruleOptions })
     : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, types: args.types, ruleOptions: args.ruleOptions });

@@ -12,12 +12,13 @@ Commands:
 
 Options:
   -h, --help        show this help
-  --version         print the version
+  -v, --version     print the version
 
 Run 'drainguard <command> --help' for the options of a command.
 `;
 
 export const LINT_USAGE = `Usage: drainguard lint [paths...] [--format stylish|json|sarif] [--types]
+                       [--terminal-pattern RE]... [--close-method NAME]...
 
 Lints .js .jsx .mjs .cjs .ts .tsx .mts .cts files (not .d.ts) and .py files with
 the rule drainguard/no-early-stream-close. No ESLint configuration is needed or read.
@@ -25,25 +26,34 @@ Directories are walked (default: .), skipping node_modules, .git and files git
 ignores; a path named explicitly is always linted.
 
 Options:
-  -f, --format <name>  stylish (default), json (ESLint's JSON formatter) or
-                       sarif (SARIF 2.1.0; files that do not parse are results
-                       of the rule drainguard/parse-error)
-  --types              confirm streams with TypeScript type information
-                       (nearest tsconfig.json; default options for other files)
-  -h, --help           show this help
-  --version            print the version
+  -f, --format <name>    stylish (default), json (ESLint's JSON formatter) or
+                         sarif (SARIF 2.1.0; files that do not parse are results
+                         of the rule drainguard/parse-error); --json is --format json
+  --types                confirm streams with TypeScript type information
+                         (nearest tsconfig.json; default options for other files)
+  --terminal-pattern RE  the rule option terminalPatterns (repeat it; replaces
+                         the default completion words)
+  --close-method NAME    the rule option closeMethods (repeat it; replaces the
+                         default close methods)
+  --color, --no-color    force colors on or off (default: on a terminal, unless
+                         NO_COLOR is set)
+  -h, --help             show this help
+  -v, --version          print the version
 
 Exit codes: 0 no problems, 1 problems or files that do not parse,
             2 usage error or a path that does not exist.
-Files whose text cannot contain a close (no close method name, no for await)
-are not parsed: they are reported clean, even if they have syntax errors.
+Files found by walking whose text cannot contain a close (no close method name,
+no for await) are not parsed: they are reported clean, even if they have syntax
+errors. A file named on the command line is always parsed.
 A stylish run ends with a summary on stderr: files found, files parsed, early
 closes (and files that do not parse).
 
 Environment: NO_COLOR disables colors. DRAINGUARD_NO_PREFILTER=1 parses every
 file (debugging aid: the rule reports the same, only slower; syntax errors of
-files without a close become visible). DRAINGUARD_ENGINE=eslint|oxlint runs
-the rule through that engine only (default auto: oxlint for 256 KB or more of
+files without a close become visible). DRAINGUARD_ENGINE=native|eslint|oxlint
+runs the rule through that engine only: ESLint in process with oxc-parser, ESLint
+with espree and typescript-eslint's parser, or oxlint's JS plugin host (default
+auto: oxlint when it costs less than linting in process, from about 100 KB of
 text to parse; the output is the same).
 `;
 
@@ -59,8 +69,10 @@ abort of the request) ends it. Sites that cannot be rewritten safely are left
 unchanged and reported as manual, with the reason.
 
 Options:
-  --dry                  write nothing; report what would change
-  --print                show each rewrite as a unified diff
+  --dry                  write nothing; report what would change (also
+                         --dry-run, -n)
+  --print                show each rewrite as a unified diff (--diff is
+                         --dry --print)
   --json                 print { files: [...], summary: {...} } as JSON
   --drain-timeout-ms N   the drain budget in ms (default 1000; 0 = no budget,
                          reported on every site as unbounded)
@@ -80,7 +92,7 @@ Options:
   --force                rewrite even when the git work tree has uncommitted
                          changes (fix refuses by default)
   -h, --help             show this help
-  --version              print the version
+  -v, --version          print the version
 
 With --print, stdout holds only the diffs (paths relative to the git work
 tree's top level, else to the common directory of the files), so

@@ -326,7 +326,7 @@ describe('drainguard fix', () => {
     const dir = tempDir('fix-usage');
     const unknown = await runCli(['fix', '--frobnicate'], dir);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Unknown option '--frobnicate'");
+    expect(unknown.stderr).toContain("unknown option '--frobnicate'");
     const budget = await runCli(['fix', '--drain-timeout-ms', '-5'], dir);
     expect(budget.code).toBe(2);
     const budgetText = await runCli(['fix', '--drain-timeout-ms=soon'], dir);
