@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './args.js';
 import { MODES, type AfterTerminal, type StreamServerOptions } from '../testing/options.js';
 import { SERVER_FLAGS, serverOptionsFromFlags } from './server-args.js';
 
@@ -28,39 +28,33 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
   const dashes = argv.indexOf('--');
   const own = dashes < 0 ? [...argv] : argv.slice(0, dashes);
   const command = dashes < 0 ? [] : argv.slice(dashes + 1);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: own,
-      strict: true,
-      options: {
-        ...SERVER_FLAGS,
-        calls: { type: 'string', default: String(DEFAULT_CALLS) },
-        modes: { type: 'string', default: MODES.join(',') },
-        'timeout-ms': { type: 'string', default: String(DEFAULT_TIMEOUT_MS) },
-        markdown: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const hint = dashes < 0 && (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? ": put the command after '--'" : '';
-    return { ok: false, error: `${message.replace(/\.$/, '')}${hint}.` };
-  }
+  const parsed = parseCommandArgs(own, {
+    options: {
+      ...SERVER_FLAGS,
+      calls: { type: 'string' },
+      modes: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      markdown: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (!parsed.ok) return parsed;
+  if (parsed.positionals.length > 0) return { ok: false, error: `unexpected argument '${parsed.positionals[0]}': put the command after '--'` };
   const { values } = parsed;
   const flags = { server: {}, calls: DEFAULT_CALLS, modes: [...MODES], timeoutMs: DEFAULT_TIMEOUT_MS, output: 'text' as const, command };
-  if (values.help || values.version) return { ok: true, args: { ...flags, help: values.help, version: values.version } };
+  if (values.help || values.version) return { ok: true, args: { ...flags, help: values.help ?? false, version: values.version ?? false } };
   if (command.length === 0) return { ok: false, error: "no command to run: give it after '--' (drainguard prove -- node my-calls.mjs)." };
-  const calls = wholeNumber(values.calls, '--calls', 1, 10_000);
+  const calls = wholeNumber(values.calls ?? String(DEFAULT_CALLS), '--calls', 1, 10_000);
   if (typeof calls === 'string') return { ok: false, error: calls };
-  const timeoutMs = wholeNumber(values['timeout-ms'], '--timeout-ms', 1, 3_600_000);
+  const timeoutMs = wholeNumber(values['timeout-ms'] ?? String(DEFAULT_TIMEOUT_MS), '--timeout-ms', 1, 3_600_000);
   if (typeof timeoutMs === 'string') return { ok: false, error: timeoutMs };
-  const modes = values.modes.split(',').map((mode) => mode.trim());
+  const modesText = values.modes ?? MODES.join(',');
+  const modes = modesText.split(',').map((mode) => mode.trim());
   const unknown = modes.find((mode) => !MODES.includes(mode as AfterTerminal));
   if (unknown !== undefined) {
-    return { ok: false, error: `--modes takes a comma-separated list of ${MODES.join(', ')}, got '${values.modes}'.` };
+    return { ok: false, error: `--modes takes a comma-separated list of ${MODES.join(', ')}, got '${modesText}'.` };
   }
   if (values.markdown && values.json) return { ok: false, error: '--markdown and --json contradict each other.' };
   const server = serverOptionsFromFlags(values, cwd);

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './args.js';
 import type { StreamServerOptions } from '../testing/options.js';
 import { SERVER_FLAGS, serverOptionsFromFlags } from './server-args.js';
 
@@ -12,26 +12,20 @@ export type ParsedServeArgs = { ok: true; args: ServeArgs } | { ok: false; error
 
 /** Parses `drainguard serve` arguments (strict: unknown options and positionals are errors). */
 export function parseServeArgs(argv: readonly string[], cwd: string): ParsedServeArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      options: {
-        ...SERVER_FLAGS,
-        mode: { type: 'string' },
-        port: { type: 'string' },
-        'keep-alive-timeout-ms': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: /[.!?]$/.test(message) ? message : `${message}.` };
-  }
+  const parsed = parseCommandArgs(argv, {
+    options: {
+      ...SERVER_FLAGS,
+      mode: { type: 'string' },
+      port: { type: 'string' },
+      'keep-alive-timeout-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (!parsed.ok) return parsed;
+  if (parsed.positionals.length > 0) return { ok: false, error: `serve takes no paths or commands, got '${parsed.positionals[0]}'` };
   const { values } = parsed;
-  if (values.help || values.version) return { ok: true, args: { server: {}, help: values.help, version: values.version } };
+  if (values.help || values.version) return { ok: true, args: { server: {}, help: values.help ?? false, version: values.version ?? false } };
   const server = serverOptionsFromFlags(values, cwd);
   if ('error' in server) return { ok: false, error: server.error };
   return { ok: true, args: { server: server.options, help: false, version: false } };

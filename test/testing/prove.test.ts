@@ -70,12 +70,11 @@ describe("a maintainer's flow on the README's chat client: lint, prove, fix, pro
       ['end', 'silent', 'trickle', 'flood', 'reset'].map((mode) => [mode, 10, 0, 0, false]),
     );
     const [end, ...hostile] = report.runs;
-    // No body is abandoned any more. The rewrite hands the result over at [DONE] and drains after it,
-    // so a call made while the previous body is still draining takes a second connection (a third on a
-    // busy machine): a few connections, reused, where the early close opened one per call.
+    // No body is abandoned any more. How many connections the calls take depends on timing: the rewrite
+    // hands the result over at [DONE] and drains the 50 ms tail after it, so a call made at once, while
+    // the previous body is still draining, takes another connection (measured: 2 to 9 of 10 with this
+    // back-to-back command). Reuse itself is asserted with paced calls (expectConnectionReuse, test/testing).
     expect(end.closedEarly).toBe(0);
-    expect(end.connections).toBeLessThan(early.connections);
-    expect(end.connections).toBeLessThanOrEqual(6);
     // The drain's budget closes every body that does not end.
     for (const run of hostile.slice(0, 3)) expect(run.closedEarly, run.mode).toBe(10);
     for (const run of report.runs) expect(run.returnMeasuredTo).toBe('next call');
@@ -175,10 +174,10 @@ describe('drainguard prove usage errors: a one-line message, exit 2', () => {
   const HINT = "\nRun 'drainguard prove --help' for usage.\n";
   it.each([
     [[], "no command to run: give it after '--' (drainguard prove -- node my-calls.mjs)."],
-    [['node', 'calls.mjs'], "Unexpected argument 'node'. This command does not take positional arguments: put the command after '--'."],
+    [['node', 'calls.mjs'], "unexpected argument 'node': put the command after '--'"],
     [['--calls', '0', '--', 'true'], "--calls takes a whole number from 1 to 10000, got '0'."],
     [['--modes', 'end,hang', '--', 'true'], "--modes takes a comma-separated list of end, silent, trickle, flood, reset, got 'end,hang'."],
-    [['--mode', 'silent', '--', 'true'], "Unknown option '--mode'."],
+    [['--mode', 'silent', '--', 'true'], "unknown option '--mode' (did you mean --modes?)"],
     [['--markdown', '--json', '--', 'true'], '--markdown and --json contradict each other.'],
     [['--script', 'moded.json', '--', 'true'], "prove runs the command once per mode: choose them with --modes, not the script's 'mode'."],
   ])('%j', async (args, message) => {
