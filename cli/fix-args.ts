@@ -6,9 +6,12 @@ export interface FixArgs {
   dry: boolean;
   print: boolean;
   json: boolean;
-  drainTimeoutMs: number;
-  /** The drain's byte limit (0 = none). */
-  drainMaxBytes: number;
+  /** The drain's time budget (0 = none); undefined when not given (an existing helper module keeps its own). */
+  drainTimeoutMs?: number;
+  /** The drain's byte limit (0 = none); undefined when not given. */
+  drainMaxBytes?: number;
+  /** Where the helper module the rewritten files import goes (a file, or a directory for drain-body.ts/.js). */
+  helperPath?: string;
   /** 'auto' (default): type-check rewritten TypeScript files that a tsconfig.json applies to; 'on': every TypeScript file; 'off': none. */
   verify: 'auto' | 'on' | 'off';
   /** As `lint --types`: the rule confirms streams with type information. */
@@ -34,8 +37,9 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
         dry: { type: 'boolean', default: false },
         print: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
-        'drain-timeout-ms': { type: 'string', default: String(DEFAULT_DRAIN_TIMEOUT_MS) },
-        'drain-max-bytes': { type: 'string', default: String(DEFAULT_DRAIN_MAX_BYTES) },
+        'drain-timeout-ms': { type: 'string' },
+        'drain-max-bytes': { type: 'string' },
+        'helper-path': { type: 'string' },
         verify: { type: 'boolean' },
         'no-verify': { type: 'boolean', default: false },
         types: { type: 'boolean', default: false },
@@ -51,13 +55,14 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
   }
   const { values, positionals } = parsed;
   const budgetText = values['drain-timeout-ms'];
-  if (!/^\d+$/.test(budgetText) || !Number.isSafeInteger(Number(budgetText))) {
-    return { ok: false, error: `--drain-timeout-ms takes a whole number of milliseconds (0 = no budget), got '${budgetText}'.` };
+  if (budgetText !== undefined && !isWholeNumber(budgetText)) {
+    return { ok: false, error: `--drain-timeout-ms takes a whole number of milliseconds (0 = no budget, default ${DEFAULT_DRAIN_TIMEOUT_MS}), got '${budgetText}'.` };
   }
   const maxBytesText = values['drain-max-bytes'];
-  if (!/^\d+$/.test(maxBytesText) || !Number.isSafeInteger(Number(maxBytesText))) {
-    return { ok: false, error: `--drain-max-bytes takes a whole number of bytes (0 = no byte limit), got '${maxBytesText}'.` };
+  if (maxBytesText !== undefined && !isWholeNumber(maxBytesText)) {
+    return { ok: false, error: `--drain-max-bytes takes a whole number of bytes (0 = no byte limit, default ${DEFAULT_DRAIN_MAX_BYTES}), got '${maxBytesText}'.` };
   }
+  if (values['helper-path'] === '') return { ok: false, error: '--helper-path takes a path.' };
   if (values.verify && values['no-verify']) return { ok: false, error: '--verify and --no-verify contradict each other.' };
   for (const pattern of values['terminal-pattern'] ?? []) {
     try {
@@ -76,8 +81,9 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       dry: values.dry,
       print: values.print,
       json: values.json,
-      drainTimeoutMs: Number(budgetText),
-      drainMaxBytes: Number(maxBytesText),
+      drainTimeoutMs: budgetText === undefined ? undefined : Number(budgetText),
+      drainMaxBytes: maxBytesText === undefined ? undefined : Number(maxBytesText),
+      helperPath: values['helper-path'],
       verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
       types: values.types,
       ruleOptions,
@@ -86,4 +92,8 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       version: values.version,
     },
   };
+}
+
+function isWholeNumber(text: string): boolean {
+  return /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
 }

@@ -1,10 +1,16 @@
+import type { Linter } from 'eslint';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
-import { DEFAULT_DRAIN_TIMEOUT_MS, EditBuilder } from './edits.js';
+import { drainBounds } from '../rules/contract/drain-options.js';
+import type { RuleOptions } from '../rules/no-early-stream-close.js';
+import { buildOutput } from './build-output.js';
 import type { FoundSite } from './find-sites.js';
+import { findHelperModule } from './helper-module.js';
 import { mergeEdits, type Edit } from './layout.js';
 import { planSites } from './plan.js';
+import { suggestionsPaused } from './suggestion-switch.js';
+import { verifyRewrite } from './verify.js';
 
 export interface SuggestedRewrite {
   /** All the plan's edits as one (one fix per suggestion). */
@@ -12,26 +18,46 @@ export interface SuggestedRewrite {
   budget: number;
 }
 
+export interface SuggestionContext {
+  filename: string;
+  /** The parser and options that read the file (ESLint's); where the host has none (oxlint), drainguard's own choice. */
+  languageOptions?: Linter.LanguageOptions;
+  ruleOptions: Partial<RuleOptions>;
+}
+
 /**
  * The rewrite the rule offers as a suggestion for each fixable site: the edits of the plan that site belongs to (all
- * sites of one `for await` share one), made by the same planner and edit builder as `drainguard fix`.
+ * sites of one `for await` share one), made by the same planner and edit builder as `drainguard fix`, and verified as
+ * `fix` verifies (the rewritten file parses with the same parser, and the rule no longer reports the site) — a rewrite
+ * that fails is not offered. The sites import the repository's helper module where one is found near the file and has
+ * what they need (the suggestion changes one file only); else the file gets its own copy, with the default bounds.
  */
-export function suggestedEdits(
-  sites: readonly FoundSite[],
-  sourceCode: SourceCode,
-  typescript: boolean,
-  streams?: StreamResolver,
-  budget = DEFAULT_DRAIN_TIMEOUT_MS,
-): Map<Node, SuggestedRewrite> {
+export function suggestedEdits(sites: readonly FoundSite[], sourceCode: SourceCode, context: SuggestionContext, streams?: StreamResolver): Map<Node, SuggestedRewrite> {
   const result = new Map<Node, SuggestedRewrite>();
-  for (const plan of planSites(sites, sourceCode, streams)) {
+  if (suggestionsPaused()) return result;
+  const bounds = drainBounds();
+  const module = findHelperModule(context.filename);
+  const reported = sites.filter((site) => !site.partOf).length;
+  const verifyOptions = { ruleOptions: { ...context.ruleOptions, useTypes: false }, languageOptions: verificationLanguageOptions(context.languageOptions) };
+  for (const plan of planSites(sites, sourceCode, streams, { terminalPatterns: context.ruleOptions.terminalPatterns })) {
     if (plan.kind === 'manual') continue;
-    const builder = new EditBuilder(sourceCode.text, sourceCode, typescript, budget);
-    if (plan.kind === 'reader') builder.reader(plan);
-    else if (plan.kind === 'dataHandler') builder.dataHandler(plan);
-    else builder.loop(plan);
-    const rewrite = { edit: mergeEdits(sourceCode.text, builder.edits()), budget };
-    for (const site of plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]) result.set(site.node, rewrite);
+    const planSitesOf = plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site];
+    const built = buildOutput(sourceCode.text, context.filename, sourceCode, [plan], { bounds, helperModule: module ?? undefined });
+    if (built.output === null) continue;
+    const rewritten = planSitesOf.filter((site) => !site.partOf).length;
+    if (verifyRewrite(built.output, context.filename, verifyOptions, reported - rewritten) !== null) continue;
+    const rewrite = { edit: mergeEdits(sourceCode.text, built.edits), budget: bounds.drainTimeoutMs };
+    for (const site of planSitesOf) result.set(site.node, rewrite);
   }
   return result;
+}
+
+/** The host's parser and options, without type information (the check is syntactic); undefined where it has no parser object. */
+function verificationLanguageOptions(languageOptions: Linter.LanguageOptions | undefined): Linter.LanguageOptions | undefined {
+  const parser: unknown = languageOptions?.parser;
+  if (!languageOptions || typeof parser !== 'object' || parser === null || !('parse' in parser || 'parseForESLint' in parser)) return undefined;
+  const parserOptions = { ...languageOptions.parserOptions };
+  delete parserOptions.project;
+  delete parserOptions.projectService;
+  return { ...languageOptions, parserOptions };
 }

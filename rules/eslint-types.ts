@@ -25,3 +25,8 @@ export function asTypedSourceCode(sourceCode: SourceCode): TSESLint.SourceCode {
 export function asESLintParseResult(result: ReturnType<typeof parseForESLint>): Linter.ESLintParseResult {
   return result as unknown as Linter.ESLintParseResult;
 }
+
+/** A rule context's language options (typescript-eslint's type) as ESLint's `Linter` config takes them. */
+export function asESLintLanguageOptions(options: TSESLint.FlatConfig.LanguageOptions): Linter.LanguageOptions {
+  return options as unknown as Linter.LanguageOptions;
+}

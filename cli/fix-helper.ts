@@ -1,0 +1,70 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { HELPER_MODULE_NAME, readHelperModule, type HelperModule } from '../codemods/helper-module.js';
+import { isTypeScriptPath } from '../rules/parser-options.js';
+import { commonAncestor } from './diff-paths.js';
+import { git } from './git.js';
+
+/** The module a run's rewritten files import: where it is, and what it holds already (null: it is created). */
+export interface HelperChoice {
+  path: string;
+  existing: HelperModule | null;
+  /** Set by --helper-path or found from an earlier run: it stays where it is, whichever files change. */
+  fixed: boolean;
+}
+
+/** `.ts` where a TypeScript file is among `files`; else `.mjs` where all are `.mjs`; else `.js`. */
+export function helperExtension(files: readonly string[]): string {
+  if (files.some(isTypeScriptPath)) return '.ts';
+  return files.length > 0 && files.every((file) => file.endsWith('.mjs')) ? '.mjs' : '.js';
+}
+
+/**
+ * The run's helper module for the JavaScript/TypeScript `files`: the one `--helper-path` names (a directory gets
+ * drain-body.<ext>, a name without extension gets one); else one an earlier run wrote in the same language (in the
+ * files' common directory or above it, or anywhere in its git work tree, the nearest first); else
+ * `<common directory>/drain-body.<ext>` (not `fixed`: the caller places it at the common directory of the files
+ * that do change). An error where the named path is a file drainguard did not write.
+ */
+export async function chooseHelperModule(files: readonly string[], helperPath: string | undefined, cwd: string): Promise<HelperChoice | { error: string }> {
+  const extension = helperExtension(files);
+  if (helperPath !== undefined) {
+    let file = path.resolve(cwd, helperPath);
+    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, `${HELPER_MODULE_NAME}${extension}`);
+    else if (path.extname(file) === '') file = `${file}${extension}`;
+    const existing = readHelperModule(file);
+    if (existing === 'foreign') return { error: `--helper-path ${helperPath}: ${path.relative(cwd, file) || file} exists and is not a helper module drainguard fix wrote (it declares no DRAIN_TIMEOUT_MS and DRAIN_MAX_BYTES); name another file.` };
+    return { path: file, existing, fixed: true };
+  }
+  const common = commonAncestor(files.map((file) => path.dirname(file)));
+  const earlier = await earlierHelperModule(common, extension);
+  if (earlier) return { path: earlier.path, existing: earlier, fixed: true };
+  return { path: path.join(common, `${HELPER_MODULE_NAME}${extension}`), existing: null, fixed: false };
+}
+
+/** A helper module an earlier run wrote: in `dir` or above it, else in its git work tree (the nearest to `dir`). */
+async function earlierHelperModule(dir: string, extension: string): Promise<HelperModule | null> {
+  const name = `${HELPER_MODULE_NAME}${extension}`;
+  const top = await git(['rev-parse', '--show-toplevel'], dir);
+  const root = top.code === 0 ? top.stdout.trim() : null;
+  const candidates: string[] = [];
+  for (let current = dir; ; current = path.dirname(current)) {
+    candidates.push(path.join(current, name));
+    if (current === root || path.dirname(current) === current) break;
+  }
+  if (root) {
+    const listed = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', `:(glob)**/${name}`], root);
+    const inTree = listed.stdout.split('\0').filter((entry) => entry !== '').map((entry) => path.join(root, entry));
+    inTree.sort((a, b) => distance(dir, a) - distance(dir, b));
+    candidates.push(...inTree);
+  }
+  for (const candidate of candidates) {
+    const module = readHelperModule(candidate);
+    if (module && module !== 'foreign') return module;
+  }
+  return null;
+}
+
+function distance(dir: string, file: string): number {
+  return path.relative(dir, path.dirname(file)).split(path.sep).filter((part) => part !== '').length;
+}
