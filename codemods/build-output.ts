@@ -4,9 +4,9 @@ import { EditBuilder } from './edits.js';
 import { InlineBinding, ModuleBinding, canImport, type HelperBinding } from './helper-binding.js';
 import type { PieceName } from './helpers.js';
 import { isTypeScriptPath } from './language.js';
-import { applyEdits, type Edit } from './layout.js';
+import type { Edit } from './layout.js';
 import type { Plan } from './plan.js';
-import { detectStyle, type StyleSettings } from './style.js';
+import { detectStyle, type Style, type StyleSettings } from './style.js';
 
 export interface BuildOptions {
   /** The bounds a file's own copy of the helpers is written with. */
@@ -33,16 +33,25 @@ export interface HelperModuleRef {
 }
 
 export interface BuiltOutput {
-  /** The new text, or null when the plans change nothing. */
-  output: string | null;
+  /** The edits (none when the plans change nothing); `applyEdits(text, edits)` is the new text. */
   edits: Edit[];
   /** The pieces the output imports from the helper module. */
   imported: PieceName[];
 }
 
-/** The text with the plans' edits and the helpers they use (imported from the helper module, or the file's own copy). */
+let lastStyle: { text: string; filePath: string; settings: StyleSettings | undefined; style: Style } | undefined;
+
+/** The file's style, read once per text (the rule's suggestions build one rewrite per site of a file). */
+function styleOf(text: string, filePath: string, settings: StyleSettings | undefined): Style {
+  if (lastStyle?.text !== text || lastStyle.filePath !== filePath || lastStyle.settings !== settings) {
+    lastStyle = { text, filePath, settings, style: detectStyle(text, isTypeScriptPath(filePath), settings) };
+  }
+  return lastStyle.style;
+}
+
+/** The edits of the plans and of the helpers they use (imported from the helper module, or the file's own copy). */
 export function buildOutput(text: string, filePath: string, sourceCode: SourceCode, plans: readonly Plan[], options: BuildOptions): BuiltOutput {
-  const style = detectStyle(text, isTypeScriptPath(filePath), options.styleSettings);
+  const style = styleOf(text, filePath, options.styleSettings);
   const program = sourceCode.ast;
   const build = (binding: HelperBinding): Edit[] => {
     const builder = new EditBuilder(text, sourceCode, style, binding);
@@ -66,5 +75,5 @@ export function buildOutput(text: string, filePath: string, sourceCode: SourceCo
     }
   }
   edits ??= build(new InlineBinding(text, program, style, options.bounds));
-  return { output: edits.length === 0 ? null : applyEdits(text, edits), edits, imported };
+  return { edits, imported };
 }

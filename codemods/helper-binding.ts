@@ -19,8 +19,12 @@ export interface HelperBinding {
   readonly used: ReadonlySet<PieceName>;
 }
 
+const names = new WeakMap<TSESTree.Program, { declared: ReadonlySet<string>; words: ReadonlySet<string> }>();
+
 /** Top-level names a file declares, and every identifier-like word in it (a name a new declaration must avoid). */
-function namesOf(text: string, program: TSESTree.Program): { declared: Set<string>; words: Set<string> } {
+function namesOf(text: string, program: TSESTree.Program): { declared: ReadonlySet<string>; words: ReadonlySet<string> } {
+  const known = names.get(program);
+  if (known) return known;
   const declared = new Set<string>();
   for (const statement of program.body) {
     const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.declaration ? statement.declaration : statement;
@@ -29,14 +33,16 @@ function namesOf(text: string, program: TSESTree.Program): { declared: Set<strin
       for (const declarator of declaration.declarations) if (declarator.id.type === AST_NODE_TYPES.Identifier) declared.add(declarator.id.name);
     }
   }
-  return { declared, words: new Set(text.match(/[A-Za-z_$][\w$]*/g)) };
+  const found = { declared, words: new Set(text.match(/[A-Za-z_$][\w$]*/g)) };
+  names.set(program, found);
+  return found;
 }
 
 /** The file's own copy: one group of pieces named with one suffix (`drainReader2`) where the plain names are taken. */
 export class InlineBinding implements HelperBinding {
   readonly used = new Set<PieceName>();
   private readonly suffix: string;
-  private readonly declared: Set<string>;
+  private readonly declared: ReadonlySet<string>;
 
   constructor(
     private readonly text: string,
@@ -88,7 +94,7 @@ export class ModuleBinding implements HelperBinding {
     modulePath: string,
   ) {
     this.specifier = moduleSpecifier(filePath, modulePath, program);
-    this.words = namesOf(text, program).words;
+    this.words = new Set(namesOf(text, program).words);
     const target = withoutExtension(modulePath);
     this.existing = program.body.find(
       (statement): statement is TSESTree.ImportDeclaration =>

@@ -8,11 +8,11 @@ import type { Style } from './style.js';
  * Written in TypeScript, laid out as prettier lays them out at 80 columns with two-space indentation; `«…»` marks
  * what only TypeScript keeps (types). {@link renderPieces} lays them out like the repository.
  */
-const BOUNDS = `// A drain gives up and closes as the code did after this many milliseconds or bytes (0: no limit).
+const BOUNDS = `// Past these limits a drain gives up and closes as the code did (0: no limit).
 const DRAIN_TIMEOUT_MS = %TIMEOUT%;
 const DRAIN_MAX_BYTES = %MAX_BYTES%;`;
 
-const CHUNK_SIZE = `/** Bytes of a buffer, characters of a string, else the length of a parsed message as JSON. */
+const CHUNK_SIZE = `/** Bytes of a buffer, characters of a string, else a message's JSON length. */
 function chunkSize(chunk«: unknown»)«: number» {
   if (typeof chunk === 'string') {
     return chunk.length;
@@ -23,7 +23,7 @@ function chunkSize(chunk«: unknown»)«: number» {
   return JSON.stringify(chunk ?? null).length;
 }`;
 
-const DRAIN_CHUNKS = `/** Reads to the end of the body; past the limits, or on a read error, calls close() instead. */
+const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
 async function drainChunks(
   read«: () => Promise<{ done?: boolean; value?: unknown }>»,
   close«: () => unknown»,
@@ -55,7 +55,7 @@ async function drainChunks(
   }
 }`;
 
-const DRAIN_READER = `/** Reads the rest of a body after its terminal event, so that its connection can be reused. */
+const DRAIN_READER = `/** Reads a body to its end after the terminal event: its socket is reused. */
 %EXPORT%function drainReader«<
   R extends { read: () => Promise<{ done?: boolean; value?: unknown }> },
 >»(reader«: R», close«: (reader: R) => unknown»)«: Promise<void>» {
@@ -65,7 +65,7 @@ const DRAIN_READER = `/** Reads the rest of a body after its terminal event, so 
   );
 }`;
 
-const DRAIN_ITERATOR = `/** Reads the rest of a parsed stream after its terminal event, so that its connection can be reused. */
+const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */
 %EXPORT%function drainIterator«<
   I extends { next: () => Promise<{ done?: boolean; value?: unknown }> },
 >»(iterator«: I», close«: (iterator: I) => unknown»)«: Promise<void>» {
@@ -75,7 +75,7 @@ const DRAIN_ITERATOR = `/** Reads the rest of a parsed stream after its terminal
   );
 }`;
 
-const DRAINABLE = `/** Iterates source for a \`for await\` loop that may stop at %HAND_OFF%(): drainRest reads the rest. */
+const DRAINABLE = `/** A \`for await\` source; drainRest reads it from %HAND_OFF%() on. */
 %EXPORT%function drainable«<T>»(
   source«: AsyncIterable<T>»,
   drainRest«: (rest: AsyncIterator<T>) => Promise<void>»,
@@ -106,7 +106,7 @@ const DRAINABLE = `/** Iterates source for a \`for await\` loop that may stop at
   };
 }`;
 
-const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web stream is read through tapBody(), a Node stream destroyed. */
+const DRAINABLE_BODY = `/** drainable() for a loop over a body (web: tapped, Node: destroyed). */
 %EXPORT%function drainableBody«<T>»(
   body«: AsyncIterable<T> & { destroy?: () => unknown }»,
 )«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
@@ -117,14 +117,14 @@ const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web stream is 
   return drainable(body, (rest) => drainIterator(rest, () => body.destroy?.()));
 }`;
 
-const IS_WEB_STREAM = `/** A web ReadableStream (its reader's cancel() ends a pending read; its iterator's return() waits for it). */
+const IS_WEB_STREAM = `/** A web stream: its reader's cancel(), not return(), ends a pending read. */
 function isWebStream«<T>»(
   body«: AsyncIterable<T>»,
 )«: body is AsyncIterable<T> & ReadableStream<T>» {
   return 'getReader' in body && typeof body.getReader === 'function';
 }`;
 
-const TAP_BODY = `/** Gives a parser a stream fed from the body's reader: after the terminal event drain() reads raw bytes. */
+const TAP_BODY = `/** A parser's stream fed from the body; drain() reads the rest as bytes. */
 %EXPORT%function tapBody«<T>»(body«: ReadableStream<T>»)«: {
   body: ReadableStream<T>;
   drain: () => Promise<void>;
@@ -150,7 +150,7 @@ const TAP_BODY = `/** Gives a parser a stream fed from the body's reader: after 
   };
 }`;
 
-const TAP_RESPONSE = `/** tapBody() for a parser given the fetch Response: it gets one with the same status and headers. */
+const TAP_RESPONSE = `/** tapBody() for a parser given a Response: same status and headers. */
 %EXPORT%function tapResponse(response«: Response»)«: {
   response: Response;
   drain: () => Promise<void>;
@@ -162,14 +162,14 @@ const TAP_RESPONSE = `/** tapBody() for a parser given the fetch Response: it ge
   return { response: new Response(tapped.body, response), drain: tapped.drain };
 }`;
 
-const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads the rest of the body, which the handlers no longer see. */
+const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads the rest, unseen. */
 %EXPORT%function drainNodeStream«<S extends import('node:stream').Readable>»(
   stream«: S»,
   close«: (stream: S) => unknown»,
 )«: void» {
   for (const event of ['data', 'end', 'error']) {
     for (const listener of stream.listeners(event)) {
-      // Node's http client returns the socket to its agent from its own 'end' listener.
+      // Node's http client gives the socket back to its agent on 'end'.
       if (isListener(listener) && listener.name !== 'responseOnEnd') {
         stream.removeListener(event, listener);
       }

@@ -2,6 +2,7 @@ import { buildOutput, type BuildOptions } from './build-output.js';
 import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS, drainBounds, type DrainOptions } from '../rules/contract/drain-options.js';
 import { findSites, type FindSitesOptions, type FoundSite } from './find-sites.js';
 import { generatedNote } from './generated.js';
+import { applyEdits } from './layout.js';
 import type { PieceName } from './helpers.js';
 import { planSites, type Plan } from './plan.js';
 import { verifyRewrite } from './verify.js';
@@ -62,7 +63,10 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
   const plans = planSites(sites, sourceCode, undefined, { terminalPatterns: options.ruleOptions?.terminalPatterns }).filter((plan) => sitesOf(plan).some(at));
   const reported = new Set(sites.filter((site) => !site.partOf).map((site) => `${site.line}:${site.column}`)).size;
   const rolledBack = new Map<Plan, string>();
-  const build = (chosen: readonly Plan[]): ReturnType<typeof buildOutput> => buildOutput(text, filePath, sourceCode, chosen, { ...options, bounds });
+  const build = (chosen: readonly Plan[]): { output: string | null; imported: PieceName[] } => {
+    const built = buildOutput(text, filePath, sourceCode, chosen, { ...options, bounds });
+    return { output: built.edits.length === 0 ? null : applyEdits(text, built.edits), imported: built.imported };
+  };
   const check = (chosen: readonly Plan[], output: string): string | null => {
     const rewritten = new Set(chosen.flatMap(sitesOf).map((site) => `${reportedAt(site).line}:${reportedAt(site).column}`)).size;
     return verifyRewrite(output, filePath, options, reported - rewritten);

@@ -7,8 +7,8 @@ import type { RuleOptions } from '../rules/no-early-stream-close.js';
 import { buildOutput } from './build-output.js';
 import type { FoundSite } from './find-sites.js';
 import { findHelperModule } from './helper-module.js';
-import { mergeEdits, type Edit } from './layout.js';
-import { planSites } from './plan.js';
+import { applyEdits, mergeEdits, type Edit } from './layout.js';
+import { planSites, type Plan } from './plan.js';
 import { suggestionsPaused } from './suggestion-switch.js';
 import { verifyRewrite } from './verify.js';
 
@@ -35,22 +35,29 @@ export interface SuggestionContext {
 export function suggestedEdits(sites: readonly FoundSite[], sourceCode: SourceCode, context: SuggestionContext, streams?: StreamResolver): Map<Node, SuggestedRewrite> {
   const result = new Map<Node, SuggestedRewrite>();
   if (suggestionsPaused()) return result;
-  const bounds = drainBounds();
-  const module = findHelperModule(context.filename);
+  const text = sourceCode.text;
+  const options = { bounds: drainBounds(), helperModule: findHelperModule(context.filename) ?? undefined };
+  const plans = planSites(sites, sourceCode, streams, { terminalPatterns: context.ruleOptions.terminalPatterns }).filter((plan) => plan.kind !== 'manual');
   const reported = sites.filter((site) => !site.partOf).length;
+  const sitesOf = (plan: Plan): FoundSite[] => (plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]);
   const verifyOptions = { ruleOptions: { ...context.ruleOptions, useTypes: false }, languageOptions: verificationLanguageOptions(context.languageOptions) };
-  for (const plan of planSites(sites, sourceCode, streams, { terminalPatterns: context.ruleOptions.terminalPatterns })) {
-    if (plan.kind === 'manual') continue;
-    const planSitesOf = plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site];
-    const built = buildOutput(sourceCode.text, context.filename, sourceCode, [plan], { bounds, helperModule: module ?? undefined });
-    if (built.output === null) continue;
-    const rewritten = planSitesOf.filter((site) => !site.partOf).length;
-    if (verifyRewrite(built.output, context.filename, verifyOptions, reported - rewritten) !== null) continue;
-    const rewrite = { edit: mergeEdits(sourceCode.text, built.edits), budget: bounds.drainTimeoutMs };
-    for (const site of planSitesOf) result.set(site.node, rewrite);
+  const verified = (chosen: readonly Plan[]): boolean => {
+    const { edits } = buildOutput(text, context.filename, sourceCode, chosen, options);
+    const rewritten = chosen.flatMap(sitesOf).filter((site) => !site.partOf).length;
+    return edits.length > 0 && verifyRewrite(applyEdits(text, edits), context.filename, verifyOptions, reported - rewritten) === null;
+  };
+  // One check of all rewrites together (a lint of the file); each on its own only where that fails, and only in a
+  // file with few of them (a generated file with thousands of sites would take a lint per site).
+  const offered = verified(plans) ? plans : plans.length <= MAX_SEPARATE_CHECKS ? plans.filter((plan) => verified([plan])) : [];
+  for (const plan of offered) {
+    const { edits } = buildOutput(text, context.filename, sourceCode, [plan], options);
+    const rewrite = { edit: mergeEdits(text, edits), budget: options.bounds.drainTimeoutMs };
+    for (const site of sitesOf(plan)) result.set(site.node, rewrite);
   }
   return result;
 }
+
+const MAX_SEPARATE_CHECKS = 8;
 
 /** The host's parser and options, without type information (the check is syntactic); undefined where it has no parser object. */
 function verificationLanguageOptions(languageOptions: Linter.LanguageOptions | undefined): Linter.LanguageOptions | undefined {
