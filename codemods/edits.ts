@@ -35,11 +35,10 @@ export class EditBuilder {
     const helper = this.helpers.use(plan.method === 'read' ? 'drainReader' : 'drainIterator');
     const call = this.call(`${plan.detached ? 'void' : 'await'} ${helper}`, [plan.drained, this.arrow(plan.giveUp, statement)], statement);
     const drained = plan.drained.replace(/[!?]+$/, '');
-    const guard = [plan.flag, plan.optional ? drained : null].filter((part) => part !== null).join(' && ');
-    let replacement: Lines;
-    if (plan.flag !== null) replacement = [`if (${guard}) {`, [call], '} else {', [plan.closeText], '}'];
-    else if (plan.optional) replacement = [`if (${guard}) {`, [call], '}'];
-    else replacement = [call];
+    const drain: Lines = plan.optional ? [`if (${drained}) {`, [call], '}'] : [call];
+    let replacement: Lines = drain;
+    // `if (!complete) close` is the shape that says "not finished": the close stays for errors and early stops.
+    if (plan.flag !== null) replacement = [`if (!${plan.flag}) {`, [plan.closeText], plan.optional ? `} else if (${drained}) {` : '} else {', [call], '}'];
     this.replaceStatement(statement, replacement);
     if (plan.finallyOf) {
       // Only the success path drains: a failure closes at once, as before, and is rethrown.

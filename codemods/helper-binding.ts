@@ -146,7 +146,11 @@ function topInsertion(text: string, program: TSESTree.Program, code: string, eol
   }
   if (preamble) {
     const underImport = asImport && preamble.type === AST_NODE_TYPES.ImportDeclaration;
-    return { start: preamble.range[1], end: preamble.range[1], text: `${underImport ? eol : `${eol}${eol}`}${code}` };
+    const at = preamble.range[1];
+    // Code that goes on after it on the same line (minified code) goes on after the inserted lines.
+    const lineEnd = text.indexOf('\n', at);
+    const goesOn = /\S/.test(text.slice(at, lineEnd < 0 ? text.length : lineEnd));
+    return { start: at, end: at, text: `${underImport ? eol : `${eol}${eol}`}${code}${goesOn ? `${/[;}]$/.test(code) ? '' : ';'}${eol}` : ''}` };
   }
   const first = program.body[0];
   if (!first) return { start: text.length, end: text.length, text: `${code}${eol}` };

@@ -6,7 +6,8 @@ import type { Style } from './style.js';
  * The helper functions the rewritten sites call, as small pieces: a run emits only the pieces its sites use (and what
  * those use), once per repository in one helper module, or at the end of the file where no module can be imported.
  * Written in TypeScript, laid out as prettier lays them out at 80 columns with two-space indentation; `«…»` marks
- * what only TypeScript keeps (types). {@link renderPieces} lays them out like the repository.
+ * what only TypeScript keeps (types), `‹…›` what only JavaScript keeps. {@link renderPieces} lays them out like the
+ * repository.
  */
 const BOUNDS = `// Past these limits a drain gives up and closes as the code did (0: no limit).
 const DRAIN_TIMEOUT_MS = %TIMEOUT%;
@@ -75,8 +76,16 @@ const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader()
   );
 }`;
 
-const DRAINABLE = `/** A \`for await\` source; drainRest reads it from %HAND_OFF%() on. */
-%EXPORT%function drainable«<T>»(
+const DRAINABLE = `«/** What a \`for await\` over S sees (S itself where it is \`any\`). */
+%EXPORT%type LoopItem<S> = S extends AsyncIterable<infer T> ? T : S;
+
+/** A \`for await\` source; drainRest reads it from %HAND_OFF%() on. */
+%EXPORT%function drainable<S extends AsyncIterable<unknown>>(
+  source: S,
+  drainRest: (rest: AsyncIterator<LoopItem<S>>) => Promise<void>,
+): AsyncIterable<LoopItem<S>> & { %HAND_OFF%: () => void };
+»‹/** A \`for await\` source; drainRest reads it from %HAND_OFF%() on. */
+›%EXPORT%function drainable«<T>»(
   source«: AsyncIterable<T>»,
   drainRest«: (rest: AsyncIterator<T>) => Promise<void>»,
 )«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
@@ -252,7 +261,7 @@ const ORDER = Object.keys(PIECES) as PieceName[];
 export const HAND_OFF_METHOD = DRAIN_HAND_OFF_METHOD;
 
 /** Every identifier the pieces declare (the helper module's names and the names a file's own copy takes). */
-export const HELPER_IDENTIFIERS: readonly string[] = ORDER.flatMap((name) => PIECES[name].declares);
+export const HELPER_IDENTIFIERS: readonly string[] = [...ORDER.flatMap((name) => PIECES[name].declares), 'LoopItem'];
 
 export function isExportedPiece(name: PieceName): boolean {
   return PIECES[name].exported;
@@ -301,7 +310,7 @@ function renderPiece(piece: Piece, { style, bounds, exported, rename }: RenderOp
     .replace('%MAX_BYTES%', bytesText(bounds.drainMaxBytes))
     .replaceAll('%HAND_OFF%', HAND_OFF_METHOD)
     .replaceAll('%EXPORT%', exported ? 'export ' : '');
-  text = style.typescript ? text.replace(/[«»]/g, '') : stripTypes(text);
+  text = style.typescript ? text.replace(/‹[^›]*›/g, '').replace(/[«»]/g, '') : stripTypes(text.replace(/[‹›]/g, ''));
   if (rename && rename.size > 0) {
     const pattern = new RegExp(`(?<![\\w$.])(${[...rename.keys()].join('|')})\\b`, 'g');
     text = text.replace(pattern, (name: string) => rename.get(name) ?? name);

@@ -166,7 +166,7 @@ export function planSites(
           drained: reader.text,
           method: reader.method,
           giveUp,
-          optional: node.parent?.type === AST_NODE_TYPES.ChainExpression && callee.optional,
+          optional: isOptionalChain(callee),
           detached,
           finallyOf: finallyOf?.handler ? null : finallyOf,
           flag,
@@ -231,6 +231,14 @@ function loopDrain(loop: TSESTree.ForOfStatement, close: TSESTree.CallExpression
   if (giveUp) return { kind: 'iterator', giveUp };
   if (!iteratesStreamItself(loop)) return null;
   return webBodyKind(loop.right, sourceCode) === 'body' ? { kind: 'tap', argument: loop.right, what: 'body' } : { kind: 'body' };
+}
+
+/** `reader?.cancel()`, `this.reader?.cancel()`, `a?.b.cancel()`: the receiver may be missing where the close runs. */
+function isOptionalChain(member: TSESTree.MemberExpression): boolean {
+  for (let node: Node = member; node.type === AST_NODE_TYPES.MemberExpression; node = node.object) {
+    if (node.optional) return true;
+  }
+  return false;
 }
 
 function closesIterated(close: TSESTree.CallExpression, loop: TSESTree.ForOfStatement, sourceCode: SourceCode): boolean {

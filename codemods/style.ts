@@ -46,8 +46,10 @@ export function detectStyle(text: string, typescript: boolean, settings: StyleSe
   };
 }
 
+/** Statements end in `;` at line ends; in code on one or two lines (minified), between statements (`…;const`). */
 function usesSemicolons(text: string): boolean {
-  return /;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text);
+  if (/;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text)) return true;
+  return (text.match(/\n[ \t]*\S/g) ?? []).length < 2 && /;[ \t]*(?:const|let|var|export|import|return|if|for|while|await|yield)\b/.test(text);
 }
 
 function detectIndentUnit(text: string): string {
