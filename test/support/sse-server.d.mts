@@ -3,8 +3,8 @@ export type StreamFormat = 'sse' | 'ndjson' | 'jsonrpc';
 export interface SseServerOptions {
   /** `data:` events before the terminal event (default 3). */
   events?: number;
-  /** 'end': end the response after the tail (default); 'hang': never end it after the terminal event; 'reset': reset the connection `tailDelayMs` after the terminal event. */
-  mode?: 'end' | 'hang' | 'reset';
+  /** 'end': end the response after the tail (default); 'hang': never end it after the terminal event; 'reset': reset the connection `tailDelayMs` after the terminal event; 'flood': keep writing events after the terminal event, never ending. */
+  mode?: 'end' | 'hang' | 'reset' | 'flood';
   /** 'sse' (`data: [DONE]` terminal), 'ndjson' (`{"type":"done"}` terminal), 'jsonrpc' (SSE, JSON-RPC `result` terminal). */
   format?: StreamFormat;
   /** Bytes written after the terminal event before the end (default an SSE comment / a blank NDJSON line). */
@@ -15,7 +15,7 @@ export interface SseServerOptions {
   eventDelayMs?: number;
   /** http.Server keepAliveTimeout (default 5000 ms). */
   keepAliveTimeoutMs?: number;
-  /** Safety bound for mode 'hang': the server destroys the response after this long (default 120 s). */
+  /** Safety bound for modes 'hang' and 'flood': the server destroys the response after this long (default 120 s). */
   hangMaxMs?: number;
 }
 

@@ -16,6 +16,9 @@
 //               responses are destroyed by `close()`, or after `hangMaxMs` as a safety bound.
 //   mode 'reset' waits `tailDelayMs` and resets the connection (TCP RST) instead of ending the
 //               response: a read after the terminal event fails.
+//   mode 'flood' never ends the response and keeps writing more events after the terminal event, as
+//               fast as the client reads them (a body without end that a drain must bound by bytes);
+//               destroyed by `close()`, or after `hangMaxMs`.
 import { startCountingServer } from './counting-server.mjs';
 
 /** @type {Record<string, string>} */
@@ -69,7 +72,7 @@ export async function startSseServer(options = {}) {
     hangMaxMs = 120_000,
   } = options;
   if (!['sse', 'ndjson', 'jsonrpc'].includes(format)) throw new Error(`unknown format ${format}`);
-  if (!['end', 'hang', 'reset'].includes(mode)) throw new Error(`unknown mode ${mode}`);
+  if (!['end', 'hang', 'reset', 'flood'].includes(mode)) throw new Error(`unknown mode ${mode}`);
 
   /** @type {Set<NodeJS.Timeout>} */
   const timers = new Set();
@@ -125,6 +128,20 @@ export async function startSseServer(options = {}) {
             control.expire();
             res.destroy();
           });
+          return;
+        }
+        if (mode === 'flood') {
+          later(hangMaxMs, () => {
+            control.expire();
+            res.destroy();
+          });
+          // 16 KiB of events a write, as long as the socket takes them.
+          const burst = frame(format, events, events, progressToken).repeat(Math.ceil(16384 / frame(format, events, events, progressToken).length));
+          const pump = () => {
+            while (!res.destroyed && res.write(burst));
+            if (!res.destroyed) res.once('drain', pump);
+          };
+          pump();
           return;
         }
         if (mode === 'reset') {
