@@ -33,7 +33,7 @@ export async function chooseHelperModule(files: readonly string[], helperPath: s
     if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, `${HELPER_MODULE_NAME}${extension}`);
     else if (path.extname(file) === '') file = `${file}${extension}`;
     const existing = readHelperModule(file);
-    if (existing === 'foreign') return { error: `--helper-path ${helperPath}: ${path.relative(cwd, file) || file} exists and is not a helper module drainguard fix wrote (it declares no DRAIN_TIMEOUT_MS and DRAIN_MAX_BYTES); name another file.` };
+    if (existing === 'foreign') return { error: `--helper-path ${helperPath}: ${path.relative(cwd, file) || file} exists and is not a helper module drainguard fix wrote (it declares no DRAIN_LIMITS); name another file.` };
     return { path: file, existing, fixed: true };
   }
   const common = commonAncestor(files.map((file) => path.dirname(file)));

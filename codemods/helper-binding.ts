@@ -56,7 +56,7 @@ export class InlineBinding implements HelperBinding {
     // An earlier run's copy (its bounds declared) is reused; else the first suffix whose names are all free.
     for (; ; suffix++) {
       const candidate = suffix === 1 ? '' : String(suffix);
-      if (declared.has(`DRAIN_TIMEOUT_MS${candidate}`)) break;
+      if (declared.has(`DRAIN_LIMITS${candidate}`)) break;
       if (HELPER_IDENTIFIERS.every((name) => !words.has(`${name}${candidate}`))) break;
     }
     this.suffix = suffix === 1 ? '' : String(suffix);

@@ -17,21 +17,21 @@ export interface HelperModule {
 
 /**
  * The helper module at `file`: null where there is none, `'foreign'` where the file is not one drainguard wrote (it
- * does not declare the drain's bounds).
+ * does not declare the drain's limits, `DRAIN_LIMITS`).
  */
 export function readHelperModule(file: string): HelperModule | null | 'foreign' {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
   const declared = new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const)\s+([\w$]+)/gm)].map((match) => match[1]));
-  const timeout = boundValue(text, 'DRAIN_TIMEOUT_MS');
-  const maxBytes = boundValue(text, 'DRAIN_MAX_BYTES');
-  if (timeout === null || maxBytes === null) return 'foreign';
+  const timeout = limitValue(text, 'timeoutMs');
+  const maxBytes = limitValue(text, 'maxBytes');
+  if (!declared.has('DRAIN_LIMITS') || timeout === null || maxBytes === null) return 'foreign';
   return { path: file, text, pieces: new Set(piecesIn(declared)), bounds: { drainTimeoutMs: timeout, drainMaxBytes: maxBytes } };
 }
 
-/** `const NAME = 128 * 1024;` -> 131072. */
-function boundValue(text: string, name: string): number | null {
-  const match = new RegExp(`^const ${name}\\s*=\\s*([\\d_ *]+?)\\s*;?$`, 'm').exec(text);
+/** `maxBytes: 128 * 1024` in the `DRAIN_LIMITS` declaration -> 131072. */
+function limitValue(text: string, name: string): number | null {
+  const match = new RegExp(`\\bDRAIN_LIMITS\\s*=\\s*\\{[^}]*\\b${name}\\s*:\\s*([\\d_ *]+?)\\s*[,}]`).exec(text);
   if (!match) return null;
   return match[1].split('*').reduce((product, factor) => product * Number(factor.replace(/[_\s]/g, '')), 1);
 }
@@ -75,8 +75,8 @@ export function extendHelperModule(module: HelperModule, wanted: Iterable<PieceN
   let text = module.text;
   if (bounds) {
     text = text
-      .replace(/^(const DRAIN_TIMEOUT_MS\s*=\s*)[\d_ *]+?(\s*;?)$/m, `$1${bounds.drainTimeoutMs}$2`)
-      .replace(/^(const DRAIN_MAX_BYTES\s*=\s*)[\d_ *]+?(\s*;?)$/m, `$1${bytesText(bounds.drainMaxBytes)}$2`);
+      .replace(/(\bDRAIN_LIMITS\s*=\s*\{[^}]*\btimeoutMs\s*:\s*)[\d_ *]+?(\s*[,}])/, `$1${bounds.drainTimeoutMs}$2`)
+      .replace(/(\bDRAIN_LIMITS\s*=\s*\{[^}]*\bmaxBytes\s*:\s*)[\d_ *]+?(\s*[,}])/, `$1${bytesText(bounds.drainMaxBytes)}$2`);
   }
   const missing = withDependencies(wanted).filter((piece) => !module.pieces.has(piece));
   if (missing.length > 0) {

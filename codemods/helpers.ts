@@ -10,8 +10,7 @@ import type { Style } from './style.js';
  * repository.
  */
 const BOUNDS = `// Past these limits a drain gives up and closes as the code did (0: no limit).
-const DRAIN_TIMEOUT_MS = %TIMEOUT%;
-const DRAIN_MAX_BYTES = %MAX_BYTES%;`;
+const DRAIN_LIMITS = { timeoutMs: %TIMEOUT%, maxBytes: %MAX_BYTES% };`;
 
 const CHUNK_SIZE = `/** Bytes of a buffer, characters of a string, else a message's JSON length. */
 function chunkSize(chunk«: unknown»)«: number» {
@@ -26,7 +25,7 @@ function chunkSize(chunk«: unknown»)«: number» {
 
 const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
 async function drainChunks(
-  read«: () => Promise<{ done?: boolean; value?: unknown }>»,
+  read«: () => Promise<IteratorResult<unknown>>»,
   close«: () => unknown»,
 )«: Promise<void>» {
   let closed = false;
@@ -38,13 +37,16 @@ async function drainChunks(
         .catch(() => undefined);
     }
   };
-  const timer =
-    DRAIN_TIMEOUT_MS > 0 ? setTimeout(giveUp, DRAIN_TIMEOUT_MS) : undefined;
+  const { timeoutMs, maxBytes } = DRAIN_LIMITS;
+  const timer = timeoutMs > 0 ? setTimeout(giveUp, timeoutMs) : undefined;
+  const chunks«: AsyncIterable<unknown>» = {
+    [Symbol.asyncIterator]: () => ({ next: read }),
+  };
   let bytes = 0;
   try {
-    for (let chunk = await read(); !chunk.done; chunk = await read()) {
-      bytes += chunkSize(chunk.value);
-      if (DRAIN_MAX_BYTES > 0 && bytes > DRAIN_MAX_BYTES) {
+    for await (const chunk of chunks) {
+      bytes += chunkSize(chunk);
+      if (maxBytes > 0 && bytes > maxBytes) {
         giveUp();
         return;
       }
@@ -58,7 +60,7 @@ async function drainChunks(
 
 const DRAIN_READER = `/** Reads a body to its end after the terminal event: its socket is reused. */
 %EXPORT%function drainReader«<
-  R extends { read: () => Promise<{ done?: boolean; value?: unknown }> },
+  R extends { read: () => Promise<IteratorResult<unknown>> },
 >»(reader«: R», close«: (reader: R) => unknown»)«: Promise<void>» {
   return drainChunks(
     () => reader.read(),
@@ -68,7 +70,7 @@ const DRAIN_READER = `/** Reads a body to its end after the terminal event: its 
 
 const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */
 %EXPORT%function drainIterator«<
-  I extends { next: () => Promise<{ done?: boolean; value?: unknown }> },
+  I extends { next: () => Promise<IteratorResult<unknown>> },
 >»(iterator«: I», close«: (iterator: I) => unknown»)«: Promise<void>» {
   return drainChunks(
     () => iterator.next(),
@@ -193,13 +195,15 @@ const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads 
         .catch(() => undefined);
     }
   };
-  const timer =
-    DRAIN_TIMEOUT_MS > 0 ? setTimeout(giveUp, DRAIN_TIMEOUT_MS) : undefined;
-  const stop = ()«: void» => clearTimeout(timer);
+  const { timeoutMs, maxBytes } = DRAIN_LIMITS;
+  const timer = timeoutMs > 0 ? setTimeout(giveUp, timeoutMs) : undefined;
+  const stop = ()«: void» => {
+    clearTimeout(timer);
+  };
   let bytes = 0;
   stream.on('data', (chunk«: { length: number }») => {
     bytes += chunk.length;
-    if (DRAIN_MAX_BYTES > 0 && bytes > DRAIN_MAX_BYTES) {
+    if (maxBytes > 0 && bytes > maxBytes) {
       stop();
       giveUp();
     }
@@ -241,7 +245,7 @@ interface Piece {
 
 /** In dependency order: a piece comes after every piece it uses, so the module reads from the bounds down. */
 const PIECES: Record<PieceName, Piece> = {
-  bounds: { template: BOUNDS, uses: [], exported: false, declares: ['DRAIN_TIMEOUT_MS', 'DRAIN_MAX_BYTES'] },
+  bounds: { template: BOUNDS, uses: [], exported: false, declares: ['DRAIN_LIMITS'] },
   chunkSize: { template: CHUNK_SIZE, uses: [], exported: false, declares: ['chunkSize'] },
   drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize'], exported: false, declares: ['drainChunks'] },
   drainReader: { template: DRAIN_READER, uses: ['drainChunks'], exported: true, declares: ['drainReader'] },

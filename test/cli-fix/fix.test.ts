@@ -146,7 +146,7 @@ describe('drainguard fix', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(`${inputOf('16-ts-budget-custom', '.ts')}\n`);
     expect(readdirSync(dir).sort()).toEqual(['.git', 'budget.ts']);
-    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,56 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+const DRAIN_TIMEOUT_MS = 2500;\n+const DRAIN_MAX_BYTES = 128 * 1024;\n');
+    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,58 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+const DRAIN_LIMITS = { timeoutMs: 2500, maxBytes: 128 * 1024 };\n');
     expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n');
     expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, () => reader.cancel());\n');
     expect(result.stderr).toContain('(dry run: nothing written)'); // with --print, stdout holds only the diffs
@@ -300,7 +300,7 @@ describe('drainguard fix', () => {
     // A script cannot import the helper module: it gets its own copy, before its code.
     const fixed = readFileSync(join(dir, 'legacy.js'), 'utf8');
     expect(fixed.endsWith(source.replace('      await reader.cancel();\n', '      void drainReader(reader, () => reader.cancel());\n'))).toBe(true);
-    expect(fixed.startsWith('// Past these limits a drain gives up and closes as the code did (0: no limit).\nconst DRAIN_TIMEOUT_MS = 1000;\n')).toBe(true);
+    expect(fixed.startsWith('// Past these limits a drain gives up and closes as the code did (0: no limit).\nconst DRAIN_LIMITS = { timeoutMs: 1000, maxBytes: 128 * 1024 };\n')).toBe(true);
     expect(fixed).toContain('\nfunction drainReader(reader, close) {\n');
     expect(readdirSync(dir)).toEqual(['legacy.js']);
     const relint = await runCli(['lint', '--format', 'json'], dir);

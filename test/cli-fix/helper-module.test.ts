@@ -26,7 +26,7 @@ describe('drainguard fix: the helper module', () => {
     const result = await runCli(['fix', '--helper-path', 'util.ts', 'client.ts'], dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'drainguard fix: --helper-path util.ts: util.ts exists and is not a helper module drainguard fix wrote (it declares no DRAIN_TIMEOUT_MS and DRAIN_MAX_BYTES); name another file.\n',
+      'drainguard fix: --helper-path util.ts: util.ts exists and is not a helper module drainguard fix wrote (it declares no DRAIN_LIMITS); name another file.\n',
     );
     expect(readFileSync(client, 'utf8')).toBe(readFileSync(join(FIXTURES, '01-ts-while-reader-cancel-return', 'input.ts'), 'utf8'));
   });
@@ -38,10 +38,9 @@ describe('drainguard fix: the helper module', () => {
     expect(result.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['client.js', 'drain-body.js']);
     const module = readFileSync(join(dir, 'drain-body.js'), 'utf8');
-    expect(module.split('\n').slice(0, 3)).toEqual([
+    expect(module.split('\n').slice(0, 2)).toEqual([
       '// Past these limits a drain gives up and closes as the code did (0: no limit).',
-      'const DRAIN_TIMEOUT_MS = 250;',
-      'const DRAIN_MAX_BYTES = 4 * 1024;',
+      'const DRAIN_LIMITS = { timeoutMs: 250, maxBytes: 4 * 1024 };',
     ]);
     expect(module).toContain('\nexport function drainReader(reader, close) {\n');
     expect(parseFixJson(result).files[0]).toEqual({ path: join(dir, 'drain-body.js'), changed: true, sites: [], helper: 'created' });
