@@ -22,7 +22,7 @@ export function helperExtension(files: readonly string[]): string {
 /**
  * The run's helper module for the JavaScript/TypeScript `files`: the one `--helper-path` names (a directory gets
  * drain-body.<ext>, a name without extension gets one); else one an earlier run wrote in the same language (in the
- * files' common directory or above it, or anywhere in its git work tree, the nearest first); else
+ * files' common directory or above it, or elsewhere in their package, the nearest first); else
  * `<common directory>/drain-body.<ext>` (not `fixed`: the caller places it at the common directory of the files
  * that do change). An error where the named path is a file drainguard did not write.
  */
@@ -42,21 +42,33 @@ export async function chooseHelperModule(files: readonly string[], helperPath: s
   return { path: path.join(common, `${HELPER_MODULE_NAME}${extension}`), existing: null, fixed: false };
 }
 
-/** A helper module an earlier run wrote: in `dir` or above it, else in its git work tree (the nearest to `dir`). */
+/** Directories that hold test data, not the code a helper module serves (drainguard's own fixtures hold modules). */
+const TEST_DATA = /(^|\/)(test|tests|__tests__|fixtures|__fixtures__|testdata)\//;
+
+/**
+ * A helper module an earlier run wrote: in `dir` or above it (up to the work tree's top), else elsewhere in the same
+ * package (the directory of the nearest package.json, else the work tree) outside test data, the nearest first.
+ */
 async function earlierHelperModule(dir: string, extension: string): Promise<HelperModule | null> {
   const name = `${HELPER_MODULE_NAME}${extension}`;
   const top = await git(['rev-parse', '--show-toplevel'], dir);
   const root = top.code === 0 ? top.stdout.trim() : null;
   const candidates: string[] = [];
+  let packageRoot: string | null = null;
   for (let current = dir; ; current = path.dirname(current)) {
     candidates.push(path.join(current, name));
+    packageRoot ??= existsSync(path.join(current, 'package.json')) ? current : null;
     if (current === root || path.dirname(current) === current) break;
   }
-  if (root) {
-    const listed = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', `:(glob)**/${name}`], root);
-    const inTree = listed.stdout.split('\0').filter((entry) => entry !== '').map((entry) => path.join(root, entry));
-    inTree.sort((a, b) => distance(dir, a) - distance(dir, b));
-    candidates.push(...inTree);
+  const within = packageRoot ?? root;
+  if (root && within) {
+    const listed = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', `:(glob)**/${name}`], within);
+    const inPackage = listed.stdout
+      .split('\0')
+      .filter((entry) => entry !== '' && !TEST_DATA.test(entry))
+      .map((entry) => path.join(within, entry));
+    inPackage.sort((a, b) => distance(dir, a) - distance(dir, b));
+    candidates.push(...inPackage);
   }
   for (const candidate of candidates) {
     const module = readHelperModule(candidate);

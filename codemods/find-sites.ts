@@ -1,4 +1,5 @@
-import { Linter } from 'eslint';
+import { createRequire } from 'node:module';
+import type { Linter } from 'eslint';
 import { withoutSuggestions } from './suggestion-switch.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import rule, { ANALYSIS, jumpAfterClose, type MessageIds, type Options } from '../rules/no-early-stream-close.js';
@@ -29,6 +30,18 @@ export interface FoundSite {
   streams?: StreamResolver;
   /** The reported close this jump follows (`body.destroy(); return;`): rewritten with it, reported as its site. */
   partOf?: FoundSite;
+}
+
+type LinterClass = typeof import('eslint').Linter;
+let LoadedLinter: LinterClass | undefined;
+
+/**
+ * ESLint's Linter, loaded on first use: the rule's module graph holds this file (its suggestions are verified with it),
+ * and a host that never evaluates a suggestion (oxlint, for reports it only prints) need not load ESLint.
+ */
+function newLinter(options: ConstructorParameters<LinterClass>[0]): Linter {
+  LoadedLinter ??= (createRequire(import.meta.url)('eslint') as typeof import('eslint')).Linter;
+  return new LoadedLinter(options);
 }
 
 export interface FoundSites {
@@ -70,7 +83,7 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
   if (types) {
     languageOptions.parserOptions = { ...languageOptions.parserOptions, projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
   }
-  const linter = new Linter({ configType: 'flat', cwd: types ? '/' : undefined });
+  const linter = newLinter({ configType: 'flat', cwd: types ? '/' : undefined });
   // The sites are all this needs: the rule's suggestions (a rewrite of each, verified) are not computed.
   const messages = withoutSuggestions(() => linter.verify(
     text,

@@ -141,7 +141,7 @@ function topInsertion(text: string, program: TSESTree.Program, code: string, eol
   let preamble: TSESTree.ProgramStatement | undefined;
   for (const statement of program.body) {
     const isImport = statement.type === AST_NODE_TYPES.ImportDeclaration;
-    if (!isImport && !(statement.type === AST_NODE_TYPES.ExpressionStatement && statement.directive !== undefined)) break;
+    if (!isImport && !(statement.type === AST_NODE_TYPES.ExpressionStatement && typeof statement.directive === 'string')) break;
     preamble = statement;
   }
   if (preamble) {

@@ -15,7 +15,6 @@ import { verifyRewrite } from './verify.js';
 export interface SuggestedRewrite {
   /** All the plan's edits as one (one fix per suggestion). */
   edit: Edit;
-  budget: number;
 }
 
 export interface SuggestionContext {
@@ -51,7 +50,7 @@ export function suggestedEdits(sites: readonly FoundSite[], sourceCode: SourceCo
   const offered = verified(plans) ? plans : plans.length <= MAX_SEPARATE_CHECKS ? plans.filter((plan) => verified([plan])) : [];
   for (const plan of offered) {
     const { edits } = buildOutput(text, context.filename, sourceCode, [plan], options);
-    const rewrite = { edit: mergeEdits(text, edits), budget: options.bounds.drainTimeoutMs };
+    const rewrite = { edit: mergeEdits(text, edits) };
     for (const site of sitesOf(plan)) result.set(site.node, rewrite);
   }
   return result;
@@ -59,12 +58,19 @@ export function suggestedEdits(sites: readonly FoundSite[], sourceCode: SourceCo
 
 const MAX_SEPARATE_CHECKS = 8;
 
-/** The host's parser and options, without type information (the check is syntactic); undefined where it has no parser object. */
+/**
+ * The host's parser and options, without type information (the check is syntactic), where the host is ESLint with an
+ * ESLint parser (espree, or one with `parseForESLint`); undefined elsewhere (oxlint's context mimics espree without
+ * being it): drainguard's own choice by extension then reads the rewrite, as `drainguard fix` does.
+ */
 function verificationLanguageOptions(languageOptions: Linter.LanguageOptions | undefined): Linter.LanguageOptions | undefined {
   const parser: unknown = languageOptions?.parser;
-  if (!languageOptions || typeof parser !== 'object' || parser === null || !('parse' in parser || 'parseForESLint' in parser)) return undefined;
+  if (!languageOptions || typeof parser !== 'object' || parser === null) return undefined;
+  const eslintParser = 'parseForESLint' in parser || ('name' in parser && parser.name === 'espree');
+  if (!eslintParser) return undefined;
   const parserOptions = { ...languageOptions.parserOptions };
   delete parserOptions.project;
   delete parserOptions.projectService;
-  return { ...languageOptions, parserOptions };
+  const { ecmaVersion, sourceType, globals } = languageOptions;
+  return { ecmaVersion, sourceType, ...(globals ? { globals } : {}), parser: languageOptions.parser, parserOptions };
 }

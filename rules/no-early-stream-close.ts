@@ -7,6 +7,7 @@ import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
 import type { FoundSite } from '../codemods/find-sites.js';
 import { suggestedEdits, type SuggestionContext } from '../codemods/suggest.js';
 import { asESLintLanguageOptions } from './eslint-types.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from './contract/drain-options.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
@@ -235,24 +236,27 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
         const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
         if (jump && !sites.has(jump)) sites.set(jump, { ...foundSite(jump), partOf: reported });
       }
-      const suggestions = suggestionsFor([...sites.values()], sourceCode, { filename: context.filename, languageOptions: asESLintLanguageOptions(context.languageOptions), ruleOptions: context.options[0] ?? {} }, streams);
+      // Built and verified when a host first asks for a suggestion's fix (ESLint does at once; a host that only
+      // prints reports never does), for all sites at once.
+      let suggestions: ReturnType<typeof suggestedEdits> | undefined;
+      const suggested = (): ReturnType<typeof suggestedEdits> =>
+        (suggestions ??= suggestionsFor([...sites.values()], sourceCode, { filename: context.filename, languageOptions: asESLintLanguageOptions(context.languageOptions), ruleOptions: context.options[0] ?? {} }, streams));
       for (const { site, event } of found) {
-        const rewrite = suggestions.get(site.node);
         const descriptor: TSESLint.ReportDescriptor<MessageIds> = {
           node: site.node,
           messageId: site.messageId,
           data: { ...site.data, event },
-          ...(rewrite
-            ? {
-                suggest: [
-                  {
-                    messageId: 'drainInBackground',
-                    data: { budget: String(rewrite.budget) },
-                    fix: (fixer) => fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text),
-                  },
-                ],
-              }
-            : {}),
+          suggest: [
+            {
+              messageId: 'drainInBackground',
+              data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) },
+              // No rewrite (a manual site, or one that failed its verification): no fix, and ESLint drops the suggestion.
+              fix: (fixer) => {
+                const rewrite = suggested().get(site.node);
+                return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
+              },
+            },
+          ],
         };
         context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
       }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { helperModuleText } from '../../codemods/helper-module.js';
@@ -25,7 +25,7 @@ const ALL_PIECES: PieceName[] = ['drainReader', 'drainIterator', 'drainable', 'd
 const work = mkdtempSync(join(tmpdir(), 'drainguard-helper-lint-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const NAMED_RULES = {
+const NAMED_RULES: Linter.RulesRecord = {
   curly: ['error', 'all'],
   'no-sequences': 'error',
   'no-nested-ternary': 'error',
@@ -35,7 +35,7 @@ const NAMED_RULES = {
   'no-await-in-loop': 'error',
   'prefer-const': 'error',
   eqeqeq: 'error',
-} as const;
+};
 
 function moduleText(typescript: boolean, semicolons = true): string {
   const sample = semicolons ? 'export const a = 1;\n' : 'export const a = 1\n';
