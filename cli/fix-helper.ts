@@ -36,7 +36,7 @@ export async function chooseHelperModule(files: readonly string[], helperPath: s
     if (existing === 'foreign') return { error: `--helper-path ${helperPath}: ${path.relative(cwd, file) || file} exists and is not a helper module drainguard fix wrote (it declares no DRAIN_LIMITS); name another file.` };
     return { path: file, existing, fixed: true };
   }
-  const common = commonAncestor(files.map((file) => path.dirname(file)));
+  const common = files.length === 0 ? cwd : commonAncestor(files.map((file) => path.dirname(file)));
   const earlier = await earlierHelperModule(common, extension);
   if (earlier) return { path: earlier.path, existing: earlier, fixed: true };
   return { path: path.join(common, `${HELPER_MODULE_NAME}${extension}`), existing: null, fixed: false };

@@ -117,7 +117,7 @@ const DRAINABLE = `«/** What a \`for await\` over S sees (S itself where it is 
   };
 }`;
 
-const DRAINABLE_BODY = `/** drainable() for a loop over a body (web: tapped, Node: destroyed). */
+const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web one is tapped, else destroyed. */
 %EXPORT%function drainableBody«<T>»(
   body«: AsyncIterable<T> & { destroy?: () => unknown }»,
 )«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
@@ -125,7 +125,11 @@ const DRAINABLE_BODY = `/** drainable() for a loop over a body (web: tapped, Nod
     const tapped = tapBody(body);
     return drainable(tapped.body, tapped.drain);
   }
-  return drainable(body, (rest) => drainIterator(rest, () => body.destroy?.()));
+  return drainable(body, (rest) =>
+    drainIterator(rest, () =>
+      body.destroy ? body.destroy() : rest.return?.(),
+    ),
+  );
 }`;
 
 const IS_WEB_STREAM = `/** A web stream: its reader's cancel(), not return(), ends a pending read. */

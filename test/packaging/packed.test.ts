@@ -717,11 +717,12 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     const clean = await shell(relint, dir);
     expect(clean.code, describeRun(clean)).toBe(0);
 
-    // As the recipe says: with uncommitted changes, fix refuses (exit 2).
-    writeFileSync(join(dir, 'src/early.js'), early.js.input);
+    // As the recipe says: a file it would rewrite that has uncommitted changes makes fix refuse (exit 2), naming it.
+    writeFileSync(join(dir, 'src/early.js'), `${early.js.input}// a local edit\n`);
     const refused = await shell(fix, dir);
     expect(refused.code, describeRun(refused)).toBe(2);
-    expect(read(dir, 'src/early.js')).toBe(early.js.input);
+    expect(refused.stderr).toContain('uncommitted changes: src/early.js.');
+    expect(read(dir, 'src/early.js')).toBe(`${early.js.input}// a local edit\n`);
   }, 180_000);
 
   it('--drain-timeout-ms sets the budget', async () => {
