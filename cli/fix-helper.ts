@@ -5,12 +5,14 @@ import { isTypeScriptPath } from '../rules/parser-options.js';
 import { commonAncestor } from './diff-paths.js';
 import { git } from './git.js';
 
-/** The module a run's rewritten files import: where it is, and what it holds already (null: it is created). */
+/** The module some of a run's rewritten files import: where it is, and what it holds already (null: it is created). */
 export interface HelperChoice {
   path: string;
   existing: HelperModule | null;
   /** Set by --helper-path or found from an earlier run: it stays where it is, whichever files change. */
   fixed: boolean;
+  /** The files of the run that import it (one package's). */
+  files: string[];
 }
 
 /** `.ts` where a TypeScript file is among `files`; else `.mjs` where all are `.mjs`; else `.js`. */
@@ -20,26 +22,44 @@ export function helperExtension(files: readonly string[]): string {
 }
 
 /**
- * The run's helper module for the JavaScript/TypeScript `files`: the one `--helper-path` names (a directory gets
- * drain-body.<ext>, a name without extension gets one); else one an earlier run wrote in the same language (in the
- * files' common directory or above it, or elsewhere in their package, the nearest first); else
- * `<common directory>/drain-body.<ext>` (not `fixed`: the caller places it at the common directory of the files
- * that do change). An error where the named path is a file drainguard did not write.
+ * The run's helper modules for the JavaScript/TypeScript `files`: the one `--helper-path` names, for all of them (a
+ * directory gets drain-body.<ext>, a name without extension gets one); else one per package (the files under the
+ * same package.json): the one an earlier run wrote in the same language (in the files' common directory or above it,
+ * or elsewhere in their package, the nearest first), else `<common directory>/drain-body.<ext>` (not `fixed`: the
+ * caller places it at the common directory of the files that do change). An error where the named path is a file
+ * drainguard did not write.
  */
-export async function chooseHelperModule(files: readonly string[], helperPath: string | undefined, cwd: string): Promise<HelperChoice | { error: string }> {
-  const extension = helperExtension(files);
+export async function chooseHelperModules(files: readonly string[], helperPath: string | undefined, cwd: string): Promise<HelperChoice[] | { error: string }> {
   if (helperPath !== undefined) {
     let file = path.resolve(cwd, helperPath);
+    const extension = helperExtension(files);
     if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, `${HELPER_MODULE_NAME}${extension}`);
     else if (path.extname(file) === '') file = `${file}${extension}`;
     const existing = readHelperModule(file);
     if (existing === 'foreign') return { error: `--helper-path ${helperPath}: ${path.relative(cwd, file) || file} exists and is not a helper module drainguard fix wrote (it declares no DRAIN_LIMITS); name another file.` };
-    return { path: file, existing, fixed: true };
+    return [{ path: file, existing, fixed: true, files: [...files] }];
   }
-  const common = files.length === 0 ? cwd : commonAncestor(files.map((file) => path.dirname(file)));
-  const earlier = await earlierHelperModule(common, extension);
-  if (earlier) return { path: earlier.path, existing: earlier, fixed: true };
-  return { path: path.join(common, `${HELPER_MODULE_NAME}${extension}`), existing: null, fixed: false };
+  const byPackage = new Map<string, string[]>();
+  for (const file of files) {
+    const root = packageRoot(path.dirname(file));
+    byPackage.set(root, [...(byPackage.get(root) ?? []), file]);
+  }
+  const choices: HelperChoice[] = [];
+  for (const inPackage of byPackage.values()) {
+    const extension = helperExtension(inPackage);
+    const common = commonAncestor(inPackage.map((file) => path.dirname(file)));
+    const earlier = await earlierHelperModule(common, extension);
+    choices.push(earlier ? { path: earlier.path, existing: earlier, fixed: true, files: inPackage } : { path: path.join(common, `${HELPER_MODULE_NAME}${extension}`), existing: null, fixed: false, files: inPackage });
+  }
+  return choices;
+}
+
+/** The directory of the nearest package.json up from `dir` (its own where it has one), or '' outside any package. */
+function packageRoot(dir: string): string {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, 'package.json'))) return current;
+    if (path.dirname(current) === current) return '';
+  }
 }
 
 /** Directories that hold test data, not the code a helper module serves (drainguard's own fixtures hold modules). */

@@ -11,7 +11,7 @@ import { collectFilesOrReport } from './files.js';
 import { mayReport } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { formatRewrite } from './fix-format.js';
-import { chooseHelperModule, helperExtension, type HelperChoice } from './fix-helper.js';
+import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
 import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
@@ -56,20 +56,22 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   const cwd = process.cwd();
   const files = await collectFilesOrReport('fix', args.paths, cwd);
   if (!files) return 2;
-  const helper = await chooseHelperModule(
+  const choices = await chooseHelperModules(
     files.filter((file) => !isPythonPath(file)),
     args.helperPath,
     cwd,
   );
-  if ('error' in helper) {
-    process.stderr.write(`drainguard fix: ${helper.error}\n`);
+  if ('error' in choices) {
+    process.stderr.write(`drainguard fix: ${choices.error}\n`);
     return 2;
   }
-  // An existing helper module keeps its bounds unless they are given; the drains that import it run with them.
-  const bounds = drainBounds({
-    drainTimeoutMs: args.drainTimeoutMs ?? helper.existing?.bounds.drainTimeoutMs,
-    drainMaxBytes: args.drainMaxBytes ?? helper.existing?.bounds.drainMaxBytes,
-  });
+  const choiceOf = new Map(choices.flatMap((choice) => choice.files.map((file) => [file, choice] as const)));
+  // An existing helper module keeps its limits unless they are given; the drains that import it run with them.
+  const boundsOf = (choice: HelperChoice | undefined): DrainBounds =>
+    drainBounds({
+      drainTimeoutMs: args.drainTimeoutMs ?? choice?.existing?.bounds.drainTimeoutMs,
+      drainMaxBytes: args.drainMaxBytes ?? choice?.existing?.bounds.drainMaxBytes,
+    });
 
   let interrupted = false;
   const onSigint = (): void => {
@@ -84,29 +86,39 @@ export async function runFix(argv: readonly string[]): Promise<number> {
       if (interrupted) break;
       scanned++;
       if (progress) process.stderr.write(`${CLEAR_LINE}[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
-      const result = await rewriteFile(file, args, bounds, helper.path);
+      const choice = choiceOf.get(file);
+      const result = await rewriteFile(file, args, boundsOf(choice), choice?.path);
       if (result) rewritten.push(result);
     }
-    if (!interrupted) await placeHelperModule(helper, rewritten, args, bounds);
+    if (!interrupted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice));
   } finally {
     if (progress) process.stderr.write(CLEAR_LINE);
   }
 
   const verifier = args.verify === 'off' ? undefined : new RewriteVerifier();
-  let module = interrupted ? null : await finishHelperModule(helper, rewritten, args, bounds, verifier);
+  const finishModules = async (check: RewriteVerifier | undefined): Promise<ModuleText[]> => {
+    const modules: ModuleText[] = [];
+    for (const choice of choices) {
+      const module = await finishHelperModule(choice, rewritten, args, boundsOf(choice), check);
+      if (module) modules.push(module);
+    }
+    return modules;
+  };
+  let modules = interrupted ? [] : await finishModules(verifier);
+  const moduleOf = (entry: Rewritten): ModuleText | undefined => modules.find((module) => module.path === choiceOf.get(entry.file)?.path);
   const reports: FileReport[] = [];
   const toWrite = rewritten.filter((entry) => entry.output !== null);
   if (!interrupted) {
     for (const entry of toWrite) entry.output = (await formatRewrite(entry.file, entry.source, entry.output!)).text;
     if (verifier) {
-      for (const entry of toWrite) await verifyTypes(entry, args, verifier, module);
+      for (const entry of toWrite) await verifyTypes(entry, args, verifier, moduleOf(entry) ?? null);
       // Only what the files that stay rewritten import.
-      module = await finishHelperModule(helper, rewritten, args, bounds, undefined);
+      modules = await finishModules(undefined);
     }
   }
   const writing = rewritten.filter((entry) => entry.output !== null);
   if (!interrupted && !args.dry && !args.force) {
-    const dirty = await dirtyFiles([...(module ? [module.path] : []), ...writing.map((entry) => entry.file)]);
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file)]);
     if (dirty.length > 0) {
       process.off('SIGINT', onSigint);
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
@@ -118,7 +130,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     }
   }
 
-  const patchRoot = args.print ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...(module ? [module.path] : [])]) : undefined;
+  const patchRoot = args.print ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
@@ -127,8 +139,8 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     if (!report.diff || args.json) return;
     process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
   };
-  let moduleWritten = true;
-  if (module) {
+  const unwritten = new Set<string>();
+  for (const module of modules) {
     const report: FileReport = { path: module.path, changed: true, sites: [], helper: module.existing ? 'updated' : 'created' };
     if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, module.path), module.existing?.text ?? null, module.text);
     if (!args.dry && !interrupted) {
@@ -138,7 +150,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
       } catch (error) {
         report.changed = false;
         report.error = `cannot write: ${messageOf(error)}`;
-        moduleWritten = false;
+        unwritten.add(module.path);
       }
     }
     reports.push(report);
@@ -150,7 +162,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
       reports.push(report);
       if (entry.output === null) continue;
       if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, entry.file), entry.source, entry.output);
-      if (!moduleWritten && entry.helperPieces.length > 0) {
+      if (entry.helperPieces.length > 0 && unwritten.has(choiceOf.get(entry.file)?.path ?? '')) {
         report.error = 'not written: the helper module it imports could not be written';
         continue;
       }
@@ -186,7 +198,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
 }
 
 /** The rewrite of one file in memory (null for a file that cannot hold a site). */
-async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string): Promise<Rewritten | null> {
+async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined): Promise<Rewritten | null> {
   let source: string;
   try {
     source = await readFile(file, 'utf8');
@@ -197,19 +209,19 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
   if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
   const result = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions })
-    : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: { path: helperModule }, styleSettings: styleSettingsFor(file) });
+    : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });
   if (result.parseError) return { file, source, output: null, sites: [], helperPieces: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   return { file, source, output: result.output, sites: result.sites, helperPieces: result.helperPieces ?? [] };
 }
 
 /**
- * A new helper module goes to the common directory of the files that change (not of every file scanned): where that
- * is not where the rewrite assumed it, those files are rewritten again for its path.
+ * A new helper module goes to the common directory of its package's files that change (not of every file scanned):
+ * where that is not where the rewrite assumed it, those files are rewritten again for its path.
  */
 async function placeHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds): Promise<void> {
   if (helper.fixed) return;
-  const changed = rewritten.filter((entry) => entry.output !== null && !isPythonPath(entry.file));
+  const changed = rewritten.filter((entry) => entry.output !== null && helper.files.includes(entry.file));
   if (changed.length === 0) return;
   const placed = path.join(commonAncestor(changed.map((entry) => path.dirname(entry.file))), `${HELPER_MODULE_NAME}${helperExtension(changed.map((entry) => entry.file))}`);
   if (placed === helper.path) return;
@@ -227,12 +239,12 @@ interface ModuleText {
 }
 
 /**
- * The helper module's new text: the pieces every file that imports it uses (added to an existing module, whose own
+ * A helper module's new text: the pieces every file that imports it uses (added to an existing module, whose own
  * text stays), laid out like the first of those files and the repository's settings, formatted with its formatter;
  * null where nothing changes. A TypeScript module that does not type-check in the project rolls back its importers.
  */
 async function finishHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds, verifier: RewriteVerifier | undefined): Promise<ModuleText | null> {
-  const importers = rewritten.filter((entry) => entry.output !== null && entry.helperPieces.length > 0);
+  const importers = rewritten.filter((entry) => entry.output !== null && entry.helperPieces.length > 0 && helper.files.includes(entry.file));
   if (importers.length === 0) return null;
   const pieces = new Set(importers.flatMap((entry) => entry.helperPieces));
   const style = detectStyle(importers[0].source.replace(/^\uFEFF/, ''), isTypeScriptPath(helper.path), styleSettingsFor(helper.path));

@@ -19,6 +19,23 @@ describe('drainguard fix: the helper module', () => {
     expect(readFileSync(join(dir, 'src/lib/drain.ts'), 'utf8')).toBe(expectedHelper('01-ts-while-reader-cancel-return', '.ts'));
   });
 
+  it('gives each package its own module (its files cannot import across packages), beside the files that change', async () => {
+    const dir = tempDir('fix-helper-packages');
+    writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+    for (const name of ['a', 'b']) {
+      mkdirSync(join(dir, `packages/${name}`), { recursive: true });
+      writeFileSync(join(dir, `packages/${name}/package.json`), `{ "name": "${name}" }\n`);
+      copyFixtureInput('01-ts-while-reader-cancel-return', '.ts', dir, `packages/${name}/src/client.ts`);
+    }
+    const result = await runCli(['fix', 'packages'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    for (const name of ['a', 'b']) {
+      expect(readFileSync(join(dir, `packages/${name}/src/client.ts`), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+      expect(readFileSync(join(dir, `packages/${name}/src/drain-body.ts`), 'utf8')).toBe(expectedHelper('01-ts-while-reader-cancel-return', '.ts'));
+    }
+  });
+
   it('--helper-path naming a file drainguard did not write is a refusal (exit 2), and nothing changes', async () => {
     const dir = tempDir('fix-helper-foreign');
     const client = copyFixtureInput('01-ts-while-reader-cancel-return', '.ts', dir, 'client.ts');
