@@ -63,7 +63,7 @@ function parts(close: TSESTree.CallExpression, sourceCode: SourceCode): { method
   return {
     method: sourceCode.getText(callee.property),
     argumentsText: sourceCode.text.slice(callee.range[1], close.range[1]),
-    receiver: callee.object as Node,
+    receiver: callee.object,
     optional: callee.optional,
   };
 }

@@ -241,26 +241,24 @@ interface Piece {
   template: string;
   /** Pieces this one calls. */
   uses: PieceName[];
-  /** What the rewritten sites call (exported from the helper module); the others serve them. */
-  exported: boolean;
   /** Identifiers the piece declares at the top level of its module. */
   declares: string[];
 }
 
 /** In dependency order: a piece comes after every piece it uses, so the module reads from the bounds down. */
 const PIECES: Record<PieceName, Piece> = {
-  bounds: { template: BOUNDS, uses: [], exported: false, declares: ['DRAIN_LIMITS'] },
-  chunkSize: { template: CHUNK_SIZE, uses: [], exported: false, declares: ['chunkSize'] },
-  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize'], exported: false, declares: ['drainChunks'] },
-  drainReader: { template: DRAIN_READER, uses: ['drainChunks'], exported: true, declares: ['drainReader'] },
-  drainIterator: { template: DRAIN_ITERATOR, uses: ['drainChunks'], exported: true, declares: ['drainIterator'] },
-  drainable: { template: DRAINABLE, uses: [], exported: true, declares: ['drainable'] },
-  tapBody: { template: TAP_BODY, uses: ['drainReader'], exported: true, declares: ['tapBody'] },
-  tapResponse: { template: TAP_RESPONSE, uses: ['tapBody'], exported: true, declares: ['tapResponse'] },
-  isWebStream: { template: IS_WEB_STREAM, uses: [], exported: false, declares: ['isWebStream'] },
-  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainIterator', 'tapBody', 'isWebStream'], exported: true, declares: ['drainableBody'] },
-  isListener: { template: IS_LISTENER, uses: [], exported: false, declares: ['isListener'] },
-  drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'isListener'], exported: true, declares: ['drainNodeStream'] },
+  bounds: { template: BOUNDS, uses: [], declares: ['DRAIN_LIMITS'] },
+  chunkSize: { template: CHUNK_SIZE, uses: [], declares: ['chunkSize'] },
+  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize'], declares: ['drainChunks'] },
+  drainReader: { template: DRAIN_READER, uses: ['drainChunks'], declares: ['drainReader'] },
+  drainIterator: { template: DRAIN_ITERATOR, uses: ['drainChunks'], declares: ['drainIterator'] },
+  drainable: { template: DRAINABLE, uses: [], declares: ['drainable'] },
+  tapBody: { template: TAP_BODY, uses: ['drainReader'], declares: ['tapBody'] },
+  tapResponse: { template: TAP_RESPONSE, uses: ['tapBody'], declares: ['tapResponse'] },
+  isWebStream: { template: IS_WEB_STREAM, uses: [], declares: ['isWebStream'] },
+  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainIterator', 'tapBody', 'isWebStream'], declares: ['drainableBody'] },
+  isListener: { template: IS_LISTENER, uses: [], declares: ['isListener'] },
+  drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'isListener'], declares: ['drainNodeStream'] },
 };
 
 const ORDER = Object.keys(PIECES) as PieceName[];
@@ -270,15 +268,6 @@ export const HAND_OFF_METHOD = DRAIN_HAND_OFF_METHOD;
 
 /** Every identifier the pieces declare (the helper module's names and the names a file's own copy takes). */
 export const HELPER_IDENTIFIERS: readonly string[] = [...ORDER.flatMap((name) => PIECES[name].declares), 'LoopItem'];
-
-export function isExportedPiece(name: PieceName): boolean {
-  return PIECES[name].exported;
-}
-
-/** The identifiers `name` declares at the top level of its module. */
-export function pieceDeclares(name: PieceName): readonly string[] {
-  return PIECES[name].declares;
-}
 
 /** The pieces whose declarations `text` holds at its top level (a helper module or a file's own copy, with `suffix`). */
 export function piecesIn(declared: ReadonlySet<string>, suffix = ''): PieceName[] {
