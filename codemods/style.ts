@@ -46,10 +46,10 @@ export function detectStyle(text: string, typescript: boolean, settings: StyleSe
   };
 }
 
-/** Statements end in `;` at line ends; in code on one or two lines (minified), between statements (`…;const`). */
+/** Statements end in `;` at line ends; in code on one line (minified), between statements (`…;const`). */
 function usesSemicolons(text: string): boolean {
   if (/;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text)) return true;
-  return (text.match(/\n[ \t]*\S/g) ?? []).length < 2 && /;[ \t]*(?:const|let|var|export|import|return|if|for|while|await|yield)\b/.test(text);
+  return !/\n[ \t]*\S/.test(text) && /;[ \t]*(?:const|let|var|export|import|return|if|for|while|await|yield)\b/.test(text);
 }
 
 function detectIndentUnit(text: string): string {
