@@ -7,9 +7,12 @@ export interface FixArgs {
   dry: boolean;
   print: boolean;
   json: boolean;
-  drainTimeoutMs: number;
-  /** The drain's byte limit (0 = none). */
-  drainMaxBytes: number;
+  /** The drain's time budget (0 = none); undefined when not given (an existing helper module keeps its own). */
+  drainTimeoutMs?: number;
+  /** The drain's byte limit (0 = none); undefined when not given. */
+  drainMaxBytes?: number;
+  /** Where the helper module the rewritten files import goes (a file, or a directory for drain-body.ts/.js). */
+  helperPath?: string;
   /** 'auto' (default): type-check rewritten TypeScript files that a tsconfig.json applies to; 'on': every TypeScript file; 'off': none. */
   verify: 'auto' | 'on' | 'off';
   /** As `lint --types`: the rule confirms streams with type information. */
@@ -31,6 +34,7 @@ const FIX_SPEC = {
     json: { type: 'boolean' },
     'drain-timeout-ms': { type: 'string' },
     'drain-max-bytes': { type: 'string' },
+    'helper-path': { type: 'string' },
     verify: { type: 'boolean' },
     'no-verify': { type: 'boolean' },
     ...RULE_OPTIONS,
@@ -42,9 +46,9 @@ const FIX_SPEC = {
   aliases: { '--dry-run': ['--dry'], '-n': ['--dry'], '--diff': ['--dry', '--print'] },
 } as const satisfies CommandSpec<OptionTable>;
 
-/** A whole number >= 0 given as `--name N`, or the default. */
-function wholeNumber(name: string, text: string | undefined, fallback: number, unit: string): number | string {
-  if (text === undefined) return fallback;
+/** A whole number >= 0 given as `--name N`, undefined when not given, or an error message. */
+function wholeNumber(name: string, text: string | undefined, unit: string): number | string | undefined {
+  if (text === undefined) return undefined;
   if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
   return `--${name} takes a whole number of ${unit}, got '${text}'.`;
 }
@@ -54,10 +58,11 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
   const parsed = parseCommandArgs(argv, FIX_SPEC);
   if (!parsed.ok) return parsed;
   const { values, positionals } = parsed;
-  const drainTimeoutMs = wholeNumber('drain-timeout-ms', values['drain-timeout-ms'], DEFAULT_DRAIN_TIMEOUT_MS, 'milliseconds (0 = no budget)');
+  const drainTimeoutMs = wholeNumber('drain-timeout-ms', values['drain-timeout-ms'], `milliseconds (0 = no budget, default ${DEFAULT_DRAIN_TIMEOUT_MS})`);
   if (typeof drainTimeoutMs === 'string') return { ok: false, error: drainTimeoutMs };
-  const drainMaxBytes = wholeNumber('drain-max-bytes', values['drain-max-bytes'], DEFAULT_DRAIN_MAX_BYTES, 'bytes (0 = no byte limit)');
+  const drainMaxBytes = wholeNumber('drain-max-bytes', values['drain-max-bytes'], `bytes (0 = no byte limit, default ${DEFAULT_DRAIN_MAX_BYTES})`);
   if (typeof drainMaxBytes === 'string') return { ok: false, error: drainMaxBytes };
+  if (values['helper-path'] === '') return { ok: false, error: '--helper-path takes a path.' };
   if (values.verify && values['no-verify']) return { ok: false, error: '--verify and --no-verify contradict each other.' };
   const rule = ruleOptionsFrom(values);
   if (!rule.ok) return rule;
@@ -70,6 +75,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       json: values.json ?? false,
       drainTimeoutMs,
       drainMaxBytes,
+      helperPath: values['helper-path'],
       verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
       types: values.types ?? false,
       ruleOptions: rule.ruleOptions,

@@ -59,7 +59,7 @@ text to parse; the output is the same).
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
                       [--drain-max-bytes N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
-                      [--close-method NAME]... [--force]
+                      [--close-method NAME]... [--helper-path PATH] [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
 the result is handed over at the terminal event as before, and the rest of the
@@ -78,6 +78,10 @@ Options:
                          reported on every site as unbounded)
   --drain-max-bytes N    the drain's byte limit (default 131072, as undici's
                          body.dump(); 0 = no byte limit)
+  --helper-path PATH     the helper module the rewritten files import (a file,
+                         or a directory for drain-body.ts/.js; default: the
+                         existing one, else drain-body.ts/.js in the rewritten
+                         files' common directory)
   --verify               type-check every rewritten TypeScript file (by default
                          only those a tsconfig.json applies to); a rewrite that
                          adds a diagnostic is rolled back and reported manual
@@ -89,8 +93,8 @@ Options:
                          the default completion words)
   --close-method NAME    the rule option closeMethods (repeat it; replaces the
                          default close methods)
-  --force                rewrite even when the git work tree has uncommitted
-                         changes (fix refuses by default)
+  --force                rewrite files that have uncommitted changes (fix
+                         refuses by default, naming them)
   -h, --help             show this help
   -v, --version          print the version
 
@@ -104,7 +108,8 @@ file either unchanged or fully rewritten.
 
 Exit codes: 0 every site fixed (or none found), 1 some site manual or some
             file could not be read, parsed or written, 2 usage error, a path
-            that does not exist, or refusal on a dirty work tree.
+            that does not exist, or refusal: a file to rewrite has
+            uncommitted changes.
 `;
 
 const SERVER_OPTIONS = `  --format <name>        sse (default: data: [DONE] ends it), ndjson

@@ -31,3 +31,8 @@ export function asESLintParseResult(result: ReturnType<typeof parseForESLint>): 
 export function asESLintParseResultOf(result: { ast: TSESTree.Program; scopeManager?: TSESLint.Scope.ScopeManager; visitorKeys?: VisitorKeys }): Linter.ESLintParseResult {
   return result as unknown as Linter.ESLintParseResult;
 }
+
+/** A rule context's language options (typescript-eslint's type) as ESLint's `Linter` config takes them. */
+export function asESLintLanguageOptions(options: TSESLint.FlatConfig.LanguageOptions): Linter.LanguageOptions {
+  return options as unknown as Linter.LanguageOptions;
+}

@@ -4,7 +4,10 @@ import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
 import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
-import { suggestedEdits } from '../codemods/suggest.js';
+import type { FoundSite } from '../codemods/find-sites.js';
+import { suggestedEdits, type SuggestionContext } from '../codemods/suggest.js';
+import { asESLintLanguageOptions } from './eslint-types.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from './contract/drain-options.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
@@ -231,30 +234,36 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
         );
       }
       if (found.length === 0) return;
-      // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
+      // The suggestion is the rewrite `drainguard fix` makes (one code path, verified the same way), with the default bounds.
       // A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
-      const nodes = found.flatMap(({ site }) => {
+      const sites = new Map<Node, FoundSite>();
+      for (const { site } of found) {
+        const reported = foundSite(site.node);
+        sites.set(site.node, reported);
         const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
-        return jump ? [site.node, jump] : [site.node];
-      });
-      const suggestions = suggestionsFor([...new Set(nodes)], sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
+        if (jump && !sites.has(jump)) sites.set(jump, { ...foundSite(jump), partOf: reported });
+      }
+      // Built and verified when a host first asks for a suggestion's fix (ESLint does at once; a host that only
+      // prints reports never does), for all sites at once.
+      let suggestions: ReturnType<typeof suggestedEdits> | undefined;
+      const suggested = (): ReturnType<typeof suggestedEdits> =>
+        (suggestions ??= suggestionsFor([...sites.values()], sourceCode, { filename: context.filename, languageOptions: asESLintLanguageOptions(context.languageOptions), ruleOptions: context.options[0] ?? {} }, streams));
       for (const { site, event } of found) {
-        const rewrite = suggestions.get(site.node);
         const descriptor: TSESLint.ReportDescriptor<MessageIds> = {
           node: site.node,
           messageId: site.messageId,
           data: { ...site.data, event },
-          ...(rewrite
-            ? {
-                suggest: [
-                  {
-                    messageId: 'drainInBackground',
-                    data: { budget: String(rewrite.budget) },
-                    fix: (fixer) => fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text),
-                  },
-                ],
-              }
-            : {}),
+          suggest: [
+            {
+              messageId: 'drainInBackground',
+              data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) },
+              // No rewrite (a manual site, or one that failed its verification): no fix, and ESLint drops the suggestion.
+              fix: (fixer) => {
+                const rewrite = suggested().get(site.node);
+                return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
+              },
+            },
+          ],
         };
         context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
       }
@@ -540,15 +549,15 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
   return null;
 }
 
+/** A reported node as the planner takes it (its 1-based column). */
+function foundSite(node: Node): FoundSite {
+  return { node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 };
+}
+
 /** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
-function suggestionsFor(nodes: Node[], sourceCode: SourceCode, typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
+function suggestionsFor(sites: FoundSite[], sourceCode: SourceCode, context: SuggestionContext, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
   try {
-    return suggestedEdits(
-      nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),
-      sourceCode,
-      typescript,
-      streams,
-    );
+    return suggestedEdits(sites, sourceCode, context, streams);
   } catch {
     return new Map();
   }
