@@ -57,7 +57,10 @@ describe('rule options in lint and fix', () => {
       expect(shown, engine).toEqual(expected);
     }
     const fix = await runCli(['fix', '--dry', '--json', ...CUSTOM], dir);
-    expect(parseFixJson(fix).files.map(({ sites }) => sites)).toEqual([[{ line: 7, column: 13, status: 'fixed' }]]);
+    expect(parseFixJson(fix).files.map(({ path: file, sites }) => [path.basename(file), sites])).toEqual([
+      ['drain-body.js', []],
+      ['eos.js', [{ line: 7, column: 13, status: 'fixed' }]],
+    ]);
   });
 
   it('with only one of the two options given, the other keeps its defaults: no report', async () => {

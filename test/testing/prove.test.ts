@@ -53,7 +53,8 @@ describe("a maintainer's flow on the README's chat client: lint, prove, fix, pro
 
     const printed = await runCli(['fix', '--dry', '--print'], repo, { NO_COLOR: '1' });
     expect(printed.code).toBe(0);
-    expect(printed.stdout.startsWith('--- a/src/chat.ts\n+++ b/src/chat.ts\n')).toBe(true);
+    expect(printed.stdout.startsWith('--- /dev/null\n+++ b/src/drain-body.ts\n')).toBe(true);
+    expect(printed.stdout).toContain('\n--- a/src/chat.ts\n+++ b/src/chat.ts\n');
     expect(printed.stdout).not.toContain('prove');
     expect(printed.stderr.endsWith(`1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors (dry run: nothing written)\n${PROVE_POINTER}`)).toBe(true);
     expect(PROVE_POINTER).toBe(
