@@ -1,138 +1,96 @@
-import type { CloseSite } from '../../rules/python/cfg.js';
-import { analyzePython, type PythonReport } from '../../rules/python/analyze.js';
-import { isAsync, named } from '../../rules/python/build.js';
+import { drainBounds, type DrainOptions } from '../../rules/contract/drain-options.js';
+import type { SharedRuleOptions } from '../../rules/contract/rule-options.js';
+import { analyzePython, mayReportPython, pythonAnalysisOptions, type PythonAnalysisOptions, type PythonReport } from '../../rules/python/analyze.js';
+import { collectBindings, isAsync, named } from '../../rules/python/build.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
-import { drainBounds } from '../../rules/contract/drain-options.js';
-import { type RewriteOptions, type RewriteResult, type SiteResult } from '../rewrite.js';
-import { socketDrain, trioDrain } from './drain-text.js';
+import { StreamScope, lastName, unwrap } from '../../rules/python/streams.js';
+import { isSuppressed } from '../../rules/python/suppression.js';
+import { pythonSyntaxError } from '../../rules/python/syntax-error.js';
+import { isResponseName } from '../../rules/vocabulary.js';
+import type { RewriteResult, SiteResult } from '../rewrite.js';
+import { chooseBound } from './bound.js';
+import { DOCSTRING, helperText } from './helper-text.js';
+import { ModuleImports, type Edit } from './imports.js';
+import { UNKNOWN_PROJECT, pythonProject, versionAtLeast, type PythonProject } from './project.js';
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
+export interface PythonRewriteOptions extends DrainOptions {
+  /** `terminalPatterns` / `closeMethods`, as `lint` takes them. */
+  ruleOptions?: SharedRuleOptions;
+  /** The file's path: the declarations of its project (pyproject.toml, …) choose the bound and the import order. */
+  filePath?: string;
+  /** The project itself, instead of reading it from `filePath`. */
+  project?: PythonProject;
 }
 
-const DISABLE_NEXT_LINE = /^\s*#\s*drainguard-disable-next-line\b/;
-const DISABLE_LINE = /#\s*drainguard-disable-line\b/;
-/** HTTP clients whose responses have no httpx network stream to shut down. */
+/** HTTP clients whose responses have no httpx network stream (and no `num_bytes_downloaded`). */
 const OTHER_CLIENTS = ['aiohttp', 'requests', 'urllib3'];
 const SIMPLE_REFERENCE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+/** Calls that return the iterator they iterate (a second `for` over it goes on where the first stopped). */
+const ITERATOR_METHOD = /^(a?iter_\w+|iter_content|__a?iter__|a?iter)$/;
+/** Calls whose result carries the response as `.response` (httpx-sse, httpx2). */
+const SSE_SOURCES = new Set(['aconnect_sse', 'connect_sse', 'sse', 'EventSource']);
+const ITERATOR_ANNOTATION = /\b(?:Async)?(?:Iterator|Generator)\b/;
+const SYNC_HELPER = '_drain_response';
+const ASYNC_HELPER = '_adrain_response';
+export const UNBOUNDED_PYTHON_REASON = 'unbounded: --drain-timeout-ms 0 drains without a time budget, so a server that keeps the body open keeps the call waiting';
 
-/** Module-level imports: which top-level modules are imported, and where a new import line goes. */
-function moduleImports(root: Node): { modules: Set<string>; plain: Set<string>; insertAt: number } {
-  const modules = new Set<string>();
-  const plain = new Set<string>();
-  let insertAt = 0;
-  let seenCode = false;
-  for (const [index, statement] of named(root).entries()) {
-    if (statement.type === 'import_statement' || statement.type === 'import_from_statement' || statement.type === 'future_import_statement') {
-      for (const name of statement.namedChildren) {
-        if (!name) continue;
-        if (statement.type === 'import_statement' && name.type === 'dotted_name') {
-          modules.add(name.text.split('.')[0]);
-          if (!name.text.includes('.')) plain.add(name.text);
-        } else if (statement.type === 'import_statement' && name.type === 'aliased_import') {
-          modules.add(name.childForFieldName('name')?.text.split('.')[0] ?? '');
-        }
-      }
-      const from = statement.childForFieldName('module_name');
-      if (from) modules.add(from.text.split('.')[0]);
-      if (!seenCode) insertAt = statement.endIndex;
-    } else if (index === 0 && statement.type === 'expression_statement' && statement.firstNamedChild?.type === 'string') {
-      if (!seenCode) insertAt = statement.endIndex;
-    } else {
-      seenCode = true;
-    }
-  }
-  return { modules, plain, insertAt };
-}
-
-function identifiers(root: Node): Set<string> {
-  const names = new Set<string>();
-  const cursor = root.walk();
-  try {
-    for (;;) {
-      if (cursor.nodeType === 'identifier') names.add(cursor.nodeText);
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return names;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-
-function freshName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
-  taken.add(name);
-  return name;
-}
-
-function lineStart(text: string, offset: number): number {
-  return Math.max(text.lastIndexOf('\n', offset - 1) + 1, 0);
-}
-
-/** The innermost `for` loop whose body holds the site (in the same function). */
-function readLoop(site: Node): Node | null {
-  for (let node = site.parent; node; node = node.parent) {
-    if (node.type === 'function_definition' || node.type === 'lambda' || node.type === 'class_definition') return null;
-    if (node.type === 'for_statement') return node;
-  }
-  return null;
-}
-
-/** One level of indentation: what the statement's line adds to the line of the compound statement around it. */
-function indentStep(text: string, statement: Node, indent: string): string {
-  const owner = statement.parent?.type === 'block' ? statement.parent.parent : null;
-  if (owner) {
-    const outer = text.slice(lineStart(text, owner.startIndex), owner.startIndex);
-    if (/^[ \t]*$/.test(outer) && indent.startsWith(outer) && indent.length > outer.length) return indent.slice(outer.length);
-  }
-  return indent.startsWith('\t') ? '\t' : '    ';
-}
-
-/** trio code bounds the drain with trio's cancel scope; other code (asyncio, anyio, sync) by shutting the socket down. */
-function usesTrio(modules: Set<string>): boolean {
-  return modules.has('trio') && !modules.has('anyio') && !modules.has('asyncio');
-}
-
-function suppressed(lines: readonly string[], report: PythonReport): boolean {
-  return DISABLE_NEXT_LINE.test(lines[report.line - 2] ?? '') || DISABLE_LINE.test(lines[report.line - 1] ?? '');
+interface Context {
+  source: string;
+  root: Node;
+  newline: string;
+  indentUnit: string;
+  project: PythonProject;
+  imports: ModuleImports;
+  /** Per loop (node id): the name its iterator is bound to, once bound for one of its sites. */
+  boundLoops: Map<number, string>;
+  /** Per function (node id, or the module): the names taken there. */
+  taken: Map<number, Set<string>>;
+  /** Generator functions of the module, and whether each reads a response (see generatorFunctions). */
+  generators: Map<string, boolean>;
 }
 
 interface Planned {
   result: SiteResult;
   edits: Edit[];
-  imports: string[];
+  /** The helper flavour the site calls, and the top-level statement it sits in (the helper goes before it). */
+  helper?: { async: boolean; topLevel: Node };
 }
 
-/** Rewrites every site drainguard reports in a Python file into a bounded drain before the original close. */
-export async function rewritePython(source: string, options: RewriteOptions = {}): Promise<RewriteResult> {
-  const budget = drainBounds(options).drainTimeoutMs;
+/** Rewrites every site drainguard reports in a Python file into a call of a bounded drain before the original close. */
+export async function rewritePython(source: string, options: PythonRewriteOptions = {}): Promise<RewriteResult> {
+  const bounds = drainBounds(options);
+  const analysis = pythonAnalysisOptions(options.ruleOptions);
+  if (!mayReportPython(source, analysis)) return { output: null, sites: [] };
   const tree = await parsePython(source);
   try {
-    const error = firstSyntaxError(tree.rootNode);
-    if (error) return { output: null, sites: [], parseError: `invalid syntax at line ${error.startPosition.row + 1}` };
+    const error = pythonSyntaxError(tree, source);
+    if (error) return { output: null, sites: [], parseError: `${error.line}:${error.column} Parsing error: ${error.message}` };
     const lines = source.split(/\r\n|\r|\n/);
-    const reports = analyzePython(tree, source).filter((report) => !suppressed(lines, report));
+    const reports = analyzePython(tree, source, analysis).filter((report) => !isSuppressed(lines, report.line));
     if (reports.length === 0) return { output: null, sites: [] };
-    const context = {
+    const project = options.project ?? (options.filePath ? pythonProject(options.filePath) : UNKNOWN_PROJECT);
+    const newline = source.includes('\r\n') ? '\r\n' : '\n';
+    const context: Context = {
       source,
-      newline: source.includes('\r\n') ? '\r\n' : '\n',
-      imports: moduleImports(tree.rootNode),
-      taken: identifiers(tree.rootNode),
-      budget,
-      boundLoops: new Map<number, string>(),
+      root: tree.rootNode,
+      newline,
+      indentUnit: indentUnit(tree.rootNode, source),
+      project,
+      imports: new ModuleImports(tree.rootNode, source, project.isort, newline),
+      boundLoops: new Map(),
+      taken: new Map(),
+      generators: generatorFunctions(tree.rootNode),
     };
     const planned = reports.map((report) => planSite(report, context));
-    const edits = planned.flatMap((plan) => plan.edits);
-    if (edits.length === 0) return { output: null, sites: planned.map((plan) => plan.result) };
-    const needed = [...new Set(planned.flatMap((plan) => plan.imports))].filter((name) => !context.imports.plain.has(name)).sort();
-    if (needed.length > 0) edits.push(importEdit(source, context.imports.insertAt, needed, context.newline));
+    // The helpers first: a site whose helper cannot be written turns manual and drops its edits.
+    const helpers = helperEdits(planned, context, bounds);
+    const siteEdits = planned.flatMap((plan) => plan.edits);
+    if (siteEdits.length === 0) return { output: null, sites: planned.map((plan) => plan.result) };
+    // Edits at one offset apply in list order: imports, then helpers, then a site's own lines.
+    const edits = [...context.imports.edits(), ...helpers, ...siteEdits];
     const output = applyEdits(source, edits);
-    const check = await verify(output, planned.filter((plan) => plan.result.status === 'manual').length);
+    const manual = planned.filter((plan) => plan.result.status === 'manual').length;
+    const check = await verify(output, analysis, manual);
     if (check) {
       return { output: null, sites: planned.map(({ result }) => (result.status === 'fixed' ? { line: result.line, column: result.column, status: 'manual', reason: check } : result)) };
     }
@@ -142,34 +100,22 @@ export async function rewritePython(source: string, options: RewriteOptions = {}
   }
 }
 
-/** New imports go on their own lines after the last leading import (after a comment that ends its line, too). */
-function importEdit(source: string, insertAt: number, names: readonly string[], newline: string): Edit {
-  const text = names.map((name) => `import ${name}`).join(newline);
-  if (insertAt === 0) {
-    // Below a leading comment block (a shebang, an encoding declaration, a licence header), then a blank line.
-    const header = /^(?:#[^\n]*\n)*/.exec(source)![0].length;
-    return { start: header, end: header, text: `${text}${newline}${newline}` };
-  }
-  let lineEnd = source.indexOf('\n', insertAt);
-  if (lineEnd === -1) lineEnd = source.length;
-  else if (source[lineEnd - 1] === '\r') lineEnd--;
-  return { start: lineEnd, end: lineEnd, text: `${newline}${text}` };
-}
-
 function applyEdits(source: string, edits: readonly Edit[]): string {
   let output = source;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start || b.end - a.end)) output = output.slice(0, edit.start) + edit.text + output.slice(edit.end);
+  // Insertions at the same offset keep their order: the one listed first ends up first.
+  const ordered = edits.map((edit, index) => ({ edit, index })).sort((a, b) => b.edit.start - a.edit.start || b.edit.end - a.edit.end || b.index - a.index);
+  for (const { edit } of ordered) output = output.slice(0, edit.start) + edit.text + output.slice(edit.end);
   return output;
 }
 
-/** A rewrite is kept only if it parses and leaves nothing to report. */
-async function verify(output: string, manualSites: number): Promise<string | null> {
+/** A rewrite is kept only if it parses and leaves nothing to report but the manual sites. */
+async function verify(output: string, analysis: PythonAnalysisOptions, manualSites: number): Promise<string | null> {
   let tree: Tree | undefined;
   try {
     tree = await parsePython(output);
     if (firstSyntaxError(tree.rootNode)) return 'the rewrite would not parse: fix this site by hand';
     const lines = output.split(/\r\n|\r|\n/);
-    const left = analyzePython(tree, output).filter((report) => !suppressed(lines, report));
+    const left = analyzePython(tree, output, analysis).filter((report) => !isSuppressed(lines, report.line));
     if (left.length > manualSites) return 'the rewrite would still close early: fix this site by hand';
     return null;
   } finally {
@@ -177,77 +123,350 @@ async function verify(output: string, manualSites: number): Promise<string | nul
   }
 }
 
-function planSite(
-  report: PythonReport,
-  context: {
-    source: string;
-    newline: string;
-    imports: { modules: Set<string> };
-    taken: Set<string>;
-    budget: number;
-    boundLoops: Map<number, string>;
-  },
-): Planned {
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** Where a line inserted above a statement goes: above the comment lines directly attached to it. */
+function insertionPoint(text: string, statement: Node): number {
+  let start = lineStart(text, statement.startIndex);
+  while (start > 0) {
+    const previous = lineStart(text, start - 1);
+    if (!/^[ \t]*#/.test(text.slice(previous, start))) break;
+    start = previous;
+  }
+  return start;
+}
+
+/** The file's indentation unit: what the first indented block adds to its header's line. */
+function indentUnit(root: Node, source: string): string {
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      if (node.type === 'block' && node.parent && node.startPosition.row > node.parent.startPosition.row) {
+        const outer = source.slice(lineStart(source, node.parent.startIndex), node.parent.startIndex);
+        const inner = source.slice(lineStart(source, node.startIndex), node.startIndex);
+        if (/^[ \t]*$/.test(outer) && inner.startsWith(outer) && inner.length > outer.length) return inner.slice(outer.length);
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return '    ';
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** The quote most of the file's strings use. */
+function quoteStyle(root: Node): '"' | "'" {
+  let single = 0;
+  let double = 0;
+  const visit = (node: Node): void => {
+    if (node.type === 'string_start') {
+      if (node.text.endsWith("'")) single++;
+      else if (node.text.endsWith('"')) double++;
+      return;
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(root);
+  return single > double ? "'" : '"';
+}
+
+function enclosingFunction(node: Node): Node | null {
+  for (let parent = node.parent; parent; parent = parent.parent) if (parent.type === 'function_definition') return parent;
+  return null;
+}
+
+function topLevelStatement(node: Node): Node {
+  let current = node;
+  while (current.parent && current.parent.type !== 'module') current = current.parent;
+  return current;
+}
+
+/**
+ * Functions of the module that are generators (a call of one returns an iterator), by name: whether
+ * each reads a response stream in a `for` loop (`def _iter_events(self): for line in self.response.iter_lines(): yield ...`).
+ */
+function generatorFunctions(root: Node): Map<string, boolean> {
+  const generators = new Map<string, boolean>();
+  const hasYield = (node: Node): boolean => {
+    if (node.type === 'yield') return true;
+    return node.namedChildren.some((child) => child !== null && child.type !== 'function_definition' && child.type !== 'lambda' && child.type !== 'class_definition' && hasYield(child));
+  };
+  const visit = (node: Node): void => {
+    if (node.type === 'function_definition') {
+      const body = node.childForFieldName('body');
+      const name = node.childForFieldName('name')?.text;
+      if (name && body && hasYield(body)) {
+        const scope = new StreamScope(collectBindings(body));
+        const reads = forLoops(body).some((loop) => {
+          const iterable = loop.childForFieldName('right');
+          return iterable !== null && scope.isStream(iterable);
+        });
+        generators.set(name, (generators.get(name) ?? false) || reads);
+      }
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return generators;
+}
+
+function identifiersIn(node: Node): Set<string> {
+  const names = new Set<string>();
+  const visit = (current: Node): void => {
+    if (current.type === 'identifier') names.add(current.text);
+    for (const child of current.namedChildren) if (child) visit(child);
+  };
+  visit(node);
+  return names;
+}
+
+/** A name not used in the function (or module) yet: `base`, `base_2`, … */
+function freshName(base: string, scope: Node, context: Context): string {
+  let taken = context.taken.get(scope.id);
+  if (!taken) {
+    taken = identifiersIn(scope);
+    context.taken.set(scope.id, taken);
+  }
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** The `for` statements of a function body, not those of functions nested in it. */
+function forLoops(body: Node): Node[] {
+  const loops: Node[] = [];
+  const visit = (node: Node): void => {
+    for (const child of named(node)) {
+      if (child.type === 'function_definition' || child.type === 'class_definition' || child.type === 'lambda') continue;
+      if (child.type === 'for_statement') loops.push(child);
+      visit(child);
+    }
+  };
+  visit(body);
+  return loops;
+}
+
+/** Names whose values derive from `roots` in the function (`event_source = EventSource(response)`). */
+function derivedNames(roots: readonly string[], bindings: readonly { target: Node; value: Node }[]): Set<string> {
+  const names = new Set(roots);
+  for (let changed = true, rounds = 0; changed && rounds < 4; rounds++) {
+    changed = false;
+    for (const { target, value } of bindings) {
+      if (target.type !== 'identifier' || names.has(target.text)) continue;
+      if ([...identifiersIn(value)].some((name) => names.has(name))) {
+        names.add(target.text);
+        changed = true;
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * The loop that reads the response a site closes: the innermost one around the site, else the last one
+ * before it. A loop reads it when its iterable derives from the response, or comes from a generator of
+ * the module that reads a response (`iterator = self._iter_events()`).
+ */
+function readLoop(site: Node, body: Node, scope: StreamScope, names: Set<string>, readers: ReadonlySet<string>): Node | null {
+  const reading = forLoops(body).filter((loop) => {
+    const iterable = loop.childForFieldName('right');
+    if (!iterable) return false;
+    const value = unwrap(iterable);
+    const called = value.type === 'call' ? lastName(value.childForFieldName('function')!) : '';
+    if (readers.has(called) || (value.type === 'identifier' && readers.has(value.text))) return true;
+    return scope.isStream(iterable) && [...identifiersIn(iterable)].some((name) => names.has(name));
+  });
+  const around = reading.filter((loop) => loop.startIndex <= site.startIndex && site.endIndex <= loop.endIndex);
+  if (around.length > 0) return around[around.length - 1];
+  return reading.filter((loop) => loop.endIndex <= site.startIndex).at(-1) ?? null;
+}
+
+/** The httpx response a site's stream is, as an expression: the stream itself, or the `.response` of an SSE reader. */
+function responseOf(stream: string, bindings: readonly { target: Node; value: Node }[]): string | null {
+  if (!SIMPLE_REFERENCE.test(stream)) return null;
+  if (isResponseName(stream.split('.').pop()!)) return stream;
+  const values = bindings.filter(({ target }) => target.text === stream).map(({ value }) => unwrap(value));
+  if (values.length === 0) return null;
+  const callees = values.map((value) => (value.type === 'call' ? lastName(value.childForFieldName('function')!) : ''));
+  if (callees.every((name) => SSE_SOURCES.has(name))) return `${stream}.response`;
+  if (callees.every((name) => name === 'stream' || name === 'send' || name === 'request')) return stream;
+  return null;
+}
+
+/** Whether iterating `name` again goes on where the loop stopped (an iterator), as far as the function shows. */
+function isIterator(name: string, fn: Node | null, bindings: readonly { target: Node; value: Node }[], generators: ReadonlyMap<string, boolean>): boolean {
+  const values = bindings.filter(({ target }) => target.text === name).map(({ value }) => unwrap(value));
+  if (values.length > 0) {
+    return values.every((value) => {
+      if (value.type !== 'call') return false;
+      const callee = lastName(value.childForFieldName('function')!);
+      return ITERATOR_METHOD.test(callee) || generators.has(callee);
+    });
+  }
+  const param = named(fn?.childForFieldName('parameters') ?? null).find((node) => (node.type === 'typed_parameter' ? named(node)[0]?.text : node.childForFieldName('name')?.text) === name);
+  const annotation = param?.childForFieldName('type')?.text ?? '';
+  return ITERATOR_ANNOTATION.test(annotation);
+}
+
+function planSite(report: PythonReport, context: Context): Planned {
   const { site } = report;
   const at = { line: report.line, column: report.column };
-  const manual = (reason: string): Planned => ({ result: { ...at, status: 'manual', reason }, edits: [], imports: [] });
-  const loop = readLoop(site.node);
-  if (!loop) return manual('no loop reads the stream where it is closed: drain it to EOF by hand');
+  const manual = (reason: string): Planned => ({ result: { ...at, status: 'manual', reason }, edits: [] });
+  const fn = enclosingFunction(site.node);
+  const body = fn?.childForFieldName('body') ?? context.root;
   const statement = site.statement;
   const start = lineStart(context.source, statement.startIndex);
   const indent = context.source.slice(start, statement.startIndex);
   if (!/^[ \t]*$/.test(indent)) return manual('the close shares its line with other code: put it on a line of its own first');
-  const iterable = loop.childForFieldName('right');
-  if (!iterable) return manual('the loop has no iterable');
+  const other = OTHER_CLIENTS.find((name) => context.imports.uses(name));
+  if (other && !context.imports.uses('httpx') && !context.imports.uses('httpx2')) {
+    return manual(`the drain is written for httpx responses (it counts their bytes and bounds the read); drain this ${other} response to EOF by hand`);
+  }
+  const bindings = collectBindings(body);
+  const response = responseOf(site.stream, bindings);
+  if (!response) return manual(`\`${site.stream}\` is not an httpx response the drain can read and count: drain it to EOF by hand`);
+  const roots = [site.stream.split('.')[0], response.split('.')[0]];
+  const scope = new StreamScope(bindings, roots);
+  // Names bound from a call of a generator that reads a response, and those generators' own names.
+  const readers = new Set([...context.generators].filter(([, reads]) => reads).map(([name]) => name));
+  for (const { target, value } of bindings) {
+    const call = unwrap(value);
+    if (target.type === 'identifier' && call.type === 'call' && readers.has(lastName(call.childForFieldName('function')!))) readers.add(target.text);
+  }
+  const loop = readLoop(site.node, body, scope, derivedNames(roots, bindings), readers);
+  if (!loop) {
+    // No `for` loop: an iterator over the body held in a name (`lines = response.aiter_lines()`, read with `__anext__()`).
+    const held = heldIterator(site.node, bindings, roots);
+    if (!held) return manual('no loop or iterator reads the response before this close: drain it to EOF by hand');
+    return siteCall(report, context, statement, indent, response, held.name, held.async, []);
+  }
+  const iterable = loop.childForFieldName('right')!;
+  const asyncLoop = isAsync(loop);
 
   const edits: Edit[] = [];
-  let iterator: string;
-  const bound = iterable.type === 'parenthesized_expression' ? named(iterable)[0] : null;
-  if (iterable.type === 'identifier' || (iterable.type === 'attribute' && SIMPLE_REFERENCE.test(iterable.text))) {
-    iterator = iterable.text;
-  } else if (bound?.type === 'named_expression' && bound.childForFieldName('name')) {
-    iterator = bound.childForFieldName('name')!.text;
-  } else if (context.boundLoops.has(loop.id)) {
-    iterator = context.boundLoops.get(loop.id)!;
-  } else {
-    // Hold the loop's iterator so the drain can read on from where the loop stopped.
+  let iterator = context.boundLoops.get(loop.id);
+  if (!iterator && iterable.type === 'identifier' && isIterator(iterable.text, fn, bindings, context.generators)) iterator = iterable.text;
+  if (!iterator) {
+    // Hold the loop's iterator in a name, so that the drain reads on from where the loop stopped.
     const variable = loop.childForFieldName('left');
-    const base = variable?.type === 'identifier' ? `${variable.text}_iterator` : 'stream_iterator';
-    iterator = freshName(base, context.taken);
-    context.boundLoops.set(loop.id, iterator);
-    edits.push({ start: iterable.startIndex, end: iterable.endIndex, text: `(${iterator} := ${iterable.text})` });
-  }
-
-  const text = {
-    indent,
-    step: indentStep(context.source, statement, indent),
-    newline: context.newline,
-    iterator,
-    discard: freshName('_unread', context.taken),
-    budgetMs: context.budget,
-  };
-  let drain: string;
-  const imports: string[] = [];
-  if (isAsync(loop) && usesTrio(context.imports.modules)) {
-    drain = trioDrain(text);
-    if (context.budget > 0) imports.push('trio');
-  } else {
-    const other = OTHER_CLIENTS.find((name) => context.imports.modules.has(name));
-    if (other && !context.imports.modules.has('httpx')) {
-      return manual(`the bounded drain is written for httpx responses (it shuts their socket down when the budget is spent); drain this ${other} response to EOF by hand`);
+    iterator = freshName(variable?.type === 'identifier' ? `${variable.text.replace(/^_+/, '')}_iterator` : 'stream_iterator', fn ?? context.root, context);
+    const value = unwrap(iterable);
+    const returnsIterator = value.type === 'call' && (ITERATOR_METHOD.test(lastName(value.childForFieldName('function')!)) || context.generators.has(lastName(value.childForFieldName('function')!)));
+    let expression = iterable.text;
+    if (!returnsIterator) {
+      const wrapped = iterable.type === 'identifier' || iterable.type === 'attribute' || iterable.type === 'call' ? iterable.text : `(${iterable.text})`;
+      expression = !asyncLoop ? `iter(${iterable.text})` : versionAtLeast(context.project.requiresPython, [3, 10]) ? `aiter(${iterable.text})` : `${wrapped}.__aiter__()`;
     }
-    const response = responseOf(site);
-    if (!response) return manual('the drain is bounded by shutting down the socket of the response, and no response is in reach here');
-    drain = socketDrain(response, freshName('drain_timer', context.taken), freshName('drain_socket', context.taken), text, isAsync(loop));
-    if (context.budget > 0) imports.push('socket', 'threading');
+    const loopIndent = context.source.slice(lineStart(context.source, loop.startIndex), loop.startIndex);
+    if (!/^[ \t]*$/.test(loopIndent)) return manual('the loop shares its line with other code: put it on a line of its own first');
+    const point = insertionPoint(context.source, loop);
+    edits.push({ start: point, end: point, text: `${loopIndent}${iterator} = ${expression}${context.newline}` });
+    edits.push({ start: iterable.startIndex, end: iterable.endIndex, text: iterator });
+    context.boundLoops.set(loop.id, iterator);
   }
-  edits.push({ start, end: start, text: drain });
-  const result: SiteResult = { ...at, status: 'fixed' };
-  if (context.budget === 0) result.reason = 'drained without a budget (--drain-timeout-ms 0)';
-  return { result, edits, imports };
+  return siteCall(report, context, statement, indent, response, iterator, asyncLoop, edits);
 }
 
-/** The response a sync drain shuts the socket of: the stream the site closes, when it is a plain reference. */
-function responseOf(site: CloseSite): string | null {
-  return SIMPLE_REFERENCE.test(site.stream) ? site.stream : null;
+/** The site's own edit: the call of the helper, on a line of its own before the statement that closes. */
+function siteCall(report: PythonReport, context: Context, statement: Node, indent: string, response: string, iterator: string, async: boolean, edits: Edit[]): Planned {
+  const call = `${async ? 'await ' : ''}${async ? ASYNC_HELPER : SYNC_HELPER}(${response}, ${iterator})`;
+  const point = insertionPoint(context.source, statement);
+  edits.push({ start: point, end: point, text: `${indent}${call}${context.newline}` });
+  return { result: { line: report.line, column: report.column, status: 'fixed' }, edits, helper: { async, topLevel: topLevelStatement(report.site.node) } };
+}
+
+/** A name bound, before the site, to an iterator over the response (`lines = response.aiter_lines()`), and whether it is async. */
+function heldIterator(site: Node, bindings: readonly { target: Node; value: Node }[], roots: readonly string[]): { name: string; async: boolean } | null {
+  for (const { target, value } of bindings) {
+    const call = unwrap(value);
+    if (target.type !== 'identifier' || call.type !== 'call' || target.startIndex > site.startIndex) continue;
+    const callee = call.childForFieldName('function');
+    const method = callee ? lastName(callee) : '';
+    if (callee?.type !== 'attribute' || !/^a?iter_/.test(method) || !roots.includes(callee.childForFieldName('object')?.text ?? '')) continue;
+    return { name: target.text, async: method.startsWith('aiter_') };
+  }
+  return null;
+}
+
+/** A module-level function already there under the helper's name: ours from an earlier run (reused), or someone else's. */
+function existingHelper(root: Node, name: string): 'ours' | 'other' | null {
+  for (const statement of named(root)) {
+    const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
+    if (definition?.type !== 'function_definition' || definition.childForFieldName('name')?.text !== name) continue;
+    return definition.text.includes(DOCSTRING) ? 'ours' : 'other';
+  }
+  return null;
+}
+
+/** The helpers the fixed sites call (one per flavour, sync and async), together before the first top-level statement that calls one. */
+function helperEdits(planned: Planned[], context: Context, bounds: { drainTimeoutMs: number; drainMaxBytes: number }): Edit[] {
+  const texts: string[] = [];
+  for (const async of [false, true]) {
+    const users = planned.filter((plan) => plan.result.status === 'fixed' && plan.helper?.async === async);
+    if (users.length === 0) continue;
+    const name = async ? ASYNC_HELPER : SYNC_HELPER;
+    const existing = existingHelper(context.root, name);
+    if (existing === 'ours') continue;
+    if (existing === 'other') {
+      for (const plan of users) {
+        plan.edits.length = 0;
+        plan.result = { line: plan.result.line, column: plan.result.column, status: 'manual', reason: `the module defines its own \`${name}\`: rename it, or drain this site by hand` };
+      }
+      continue;
+    }
+    const bound = chooseBound(async, bounds.drainTimeoutMs, context.imports, context.project);
+    if (bounds.drainTimeoutMs === 0) for (const plan of users) plan.result.reason = UNBOUNDED_PYTHON_REASON;
+    const modules: Record<string, string> = {};
+    if (bound === 'socket') {
+      modules.socket = context.imports.requireModule('socket');
+      modules.threading = context.imports.requireModule('threading');
+    } else if (bound !== 'none') modules[bound] = context.imports.requireModule(bound);
+    const text = helperText({
+      name,
+      async,
+      bound,
+      modules,
+      responseType: responseType(context.imports),
+      iteratorType: iteratorType(async, context.imports),
+      budgetMs: bounds.drainTimeoutMs,
+      maxBytes: bounds.drainMaxBytes,
+      indent: context.indentUnit,
+      newline: context.newline,
+      quote: quoteStyle(context.root),
+      lineLength: context.project.isort.lineLength,
+    });
+    texts.push(`${text}${context.newline}${context.newline}`);
+  }
+  const callers = planned.filter((plan) => plan.result.status === 'fixed' && plan.helper).map((plan) => plan.helper!.topLevel);
+  if (texts.length === 0 || callers.length === 0) return [];
+  const point = insertionPoint(context.source, callers.sort((a, b) => a.startIndex - b.startIndex)[0]);
+  return [{ start: point, end: point, text: texts.join('') }];
+}
+
+/** `httpx.Response` (or however the module names httpx's Response), or null. */
+function responseType(imports: ModuleImports): string | null {
+  for (const library of ['httpx', 'httpx2']) {
+    const module = imports.moduleName(library);
+    if (module) return `${module}.Response`;
+    const name = imports.importedName(library, 'Response');
+    if (name) return name;
+  }
+  return null;
+}
+
+/** `AsyncIterator[object]` / `Iterator[object]`, from the module's own `typing` or `collections.abc` imports, or added to them. */
+function iteratorType(async: boolean, imports: ModuleImports): string | null {
+  const name = async ? 'AsyncIterator' : 'Iterator';
+  for (const module of ['collections.abc', 'typing', 'typing_extensions']) {
+    const local = imports.importedName(module, name);
+    if (local) return `${local}[object]`;
+  }
+  const typing = imports.moduleName('typing');
+  if (typing) return `${typing}.${name}[object]`;
+  const added = imports.requireName('collections.abc', name);
+  return added ? `${added}[object]` : null;
 }

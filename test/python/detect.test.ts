@@ -3,7 +3,7 @@ import { lintPythonText } from '../../rules/python/lint.js';
 
 /** `(line, column)` of each report, with the pre-filter off so that every case is really analysed. */
 async function sites(code: string): Promise<[number, number][]> {
-  const { messages } = await lintPythonText(code, false);
+  const { messages } = await lintPythonText(code, { prefilter: false });
   return messages.map((message) => {
     expect(message.fatal).toBeUndefined();
     return [message.line, message.column];
@@ -305,7 +305,7 @@ describe('Python: reports', () => {
   it('the pre-filter skips a file with no close and no stream, and a file that lints clean gives the same result without it', async () => {
     const noClose = lines('def f(response):', '    for line in response.iter_lines():', '        print(line)');
     expect(await lintPythonText(noClose)).toEqual({ messages: [], suppressedMessages: [] });
-    expect(await lintPythonText(noClose, false)).toEqual({ messages: [], suppressedMessages: [] });
+    expect(await lintPythonText(noClose, { prefilter: false })).toEqual({ messages: [], suppressedMessages: [] });
   });
 
   it('a long function with many branches and loops is analysed without enumerating paths', async () => {
