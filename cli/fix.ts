@@ -111,9 +111,9 @@ async function fixFile(
     return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source) : !mayReport(source, file)) return null;
+  if (python ? !mayReportPython(source, args.ruleOptions) : !mayReport(source, file)) return null;
   const result = python
-    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, ruleOptions: args.ruleOptions })
+    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, types: args.types, ruleOptions: args.ruleOptions });
   if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;

@@ -19,7 +19,8 @@ export interface HelperSpec {
   lineLength: number;
 }
 
-export const DOCSTRING = 'Read the rest of an HTTP/1.1 response (bounded) so the connection is reused.';
+/** How every helper's docstring starts: a later run recognises its own helper by it (and reuses it). */
+export const DOCSTRING_START = 'Read the rest of an HTTP/1.1 response';
 
 function seconds(ms: number): string {
   const value = ms / 1000;
@@ -62,7 +63,8 @@ export function helperText(spec: HelperSpec): string {
     [depth + 1, 'pass'],
   ];
   const limitLine: [number, string][] = limited ? [[1, `limit = response.num_bytes_downloaded + ${spec.maxBytes}`]] : [];
-  body.push([1, `"""${DOCSTRING}"""`]);
+  const bounded = spec.bound !== 'none' || limited;
+  body.push([1, `"""${DOCSTRING_START}${bounded ? ' (bounded)' : ''} so the connection is reused."""`]);
   if (spec.bound === 'socket') {
     const socketModule = spec.modules.socket ?? 'socket';
     const threading = spec.modules.threading ?? 'threading';

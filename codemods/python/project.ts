@@ -64,7 +64,7 @@ function withoutComments(text: string): string {
   return text.replace(/(^|\s)#.*$/gm, '$1');
 }
 
-/** Every declaration of the interesting requirements in a file (PEP 508 strings, poetry's `name = "^1.2"`, requirements lines). */
+/** Every declaration of the interesting requirements in a file (PEP 508 strings, poetry's `name = "^1.2"`, requirements lines; not other TOML keys). */
 function declarations(text: string): Map<string, number[][]> {
   const found = new Map<string, number[][]>();
   const add = (name: string, bound: number[]): void => {
@@ -72,7 +72,7 @@ function declarations(text: string): Map<string, number[][]> {
     found.set(key, [...(found.get(key) ?? []), bound]);
   };
   const names = INTERESTING.join('|');
-  const pep508 = new RegExp(`(?<=(?:^|["'])[ \\t]*)(${names})\\s*(?:\\[[^\\]]*\\])?\\s*((?:(?:~=|===|==|!=|<=|>=|<|>)\\s*[\\w.*+!-]+\\s*,?\\s*)*)(?=["';\\s]|$)`, 'gim');
+  const pep508 = new RegExp(`(?<=(?:^|["'])[ \\t]*)(${names})\\s*(?:\\[[^\\]]*\\])?\\s*((?:(?:~=|===|==|!=|<=|>=|<|>)\\s*[\\w.*+!-]+\\s*,?\\s*)*)(?=["';\\s]|$)(?!\\s*=[^=])`, 'gim');
   const poetry = new RegExp(`^\\s*(${names})\\s*=\\s*(?:\\{[^}]*version\\s*=\\s*)?["']([^"']*)["']`, 'gim');
   const plain = withoutComments(text);
   for (const match of plain.matchAll(poetry)) add(match[1], specifierLowerBound(match[2]));

@@ -1,6 +1,6 @@
 import { drainBounds, type DrainOptions } from '../../rules/contract/drain-options.js';
 import type { SharedRuleOptions } from '../../rules/contract/rule-options.js';
-import { analyzePython, mayReportPython, pythonAnalysisOptions, type PythonAnalysisOptions, type PythonReport } from '../../rules/python/analyze.js';
+import { analyzePython, pythonAnalysisOptions, type PythonAnalysisOptions, type PythonReport } from '../../rules/python/analyze.js';
 import { collectBindings, isAsync, named } from '../../rules/python/build.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
 import { StreamScope, lastName, unwrap } from '../../rules/python/streams.js';
@@ -9,7 +9,7 @@ import { pythonSyntaxError } from '../../rules/python/syntax-error.js';
 import { isResponseName } from '../../rules/vocabulary.js';
 import type { RewriteResult, SiteResult } from '../rewrite.js';
 import { chooseBound } from './bound.js';
-import { DOCSTRING, helperText } from './helper-text.js';
+import { DOCSTRING_START, helperText } from './helper-text.js';
 import { ModuleImports, type Edit } from './imports.js';
 import { UNKNOWN_PROJECT, pythonProject, versionAtLeast, type PythonProject } from './project.js';
 
@@ -60,7 +60,6 @@ interface Planned {
 export async function rewritePython(source: string, options: PythonRewriteOptions = {}): Promise<RewriteResult> {
   const bounds = drainBounds(options);
   const analysis = pythonAnalysisOptions(options.ruleOptions);
-  if (!mayReportPython(source, analysis)) return { output: null, sites: [] };
   const tree = await parsePython(source);
   try {
     const error = pythonSyntaxError(tree, source);
@@ -397,7 +396,7 @@ function existingHelper(root: Node, name: string): 'ours' | 'other' | null {
   for (const statement of named(root)) {
     const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
     if (definition?.type !== 'function_definition' || definition.childForFieldName('name')?.text !== name) continue;
-    return definition.text.includes(DOCSTRING) ? 'ours' : 'other';
+    return definition.text.includes(DOCSTRING_START) ? 'ours' : 'other';
   }
   return null;
 }
@@ -443,7 +442,9 @@ function helperEdits(planned: Planned[], context: Context, bounds: { drainTimeou
   }
   const callers = planned.filter((plan) => plan.result.status === 'fixed' && plan.helper).map((plan) => plan.helper!.topLevel);
   if (texts.length === 0 || callers.length === 0) return [];
-  const point = insertionPoint(context.source, callers.sort((a, b) => a.startIndex - b.startIndex)[0]);
+  // Above the comments attached to that statement, but below the module's leading comments (a shebang, a licence).
+  const header = /^(?:[ \t]*#[^\n]*\n)*/.exec(context.source)![0].length;
+  const point = Math.max(insertionPoint(context.source, callers.sort((a, b) => a.startIndex - b.startIndex)[0]), header);
   return [{ start: point, end: point, text: texts.join('') }];
 }
 
