@@ -5,8 +5,9 @@
 //   trickle  an SSE comment every 100 ms, forever (a per-read timeout never fires)
 //   flood    events as fast as the client reads them, forever
 //   reset    the connection is reset (TCP RST) 20 ms later
-// Every response first sends `events` events `data: {"index":i,"text":"event i"}` (expectedMessages of
-// sse-server.mjs). Open responses are destroyed by close().
+// Every response first sends `events` events `id: i` `data: {"index":i,"text":"event i"}`
+// (expectedMessages of sse-server.mjs; the ids make a client that reconnects on errors resumable).
+// Open responses are destroyed by close().
 import { startCountingServer } from './counting-server.mjs';
 import { expectedMessages } from './sse-server.mjs';
 
@@ -26,7 +27,7 @@ export async function startHostileServer({ mode, events = 2 }) {
     handle(req, res, control) {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const message of expectedMessages(events, 'sse')) res.write(`data: ${JSON.stringify(message)}\n\n`);
+      for (const [id, message] of expectedMessages(events, 'sse').entries()) res.write(`id: ${id}\ndata: ${JSON.stringify(message)}\n\n`);
       res.write('data: [DONE]\n\n');
       const write = (/** @type {string} */ text) => {
         bytesAfterTerminal += Buffer.byteLength(text);
