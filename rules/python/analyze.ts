@@ -17,9 +17,11 @@ export interface PythonReport {
   message: string;
 }
 
-/** Text that can hold a close: an explicit close call, or a jump out of a loop towards a `with` or `finally`. */
+/** Text that can hold a close: an explicit close call, or a jump out of a loop towards a `with` or `finally`, */
 const IMPLICIT_CLOSE = /\b(?:break|return)\b/;
 const CLOSE_OWNER = /\b(?:with|finally)\b/;
+/** Or the end of an iteration raised by hand, which can leave a body open. */
+const STOP_ITERATION = /\braise\s+Stop(?:Async)?Iteration\b/;
 /**
  * Every response stream the analysis knows starts at a name spelled like a response (`response`,
  * `resp`, `res`, `http_response`, `httpResponse`) or at a streaming call (`client.stream(...)`,
@@ -58,7 +60,7 @@ const DEFAULTS = pythonAnalysisOptions();
 
 /** The cheap pre-filter: whether a Python text can hold a site at all (most files cannot and are not parsed). */
 export function mayReportPython(text: string, options: PythonAnalysisOptions = DEFAULTS): boolean {
-  const close = options.explicitClose.test(text) || (IMPLICIT_CLOSE.test(text) && CLOSE_OWNER.test(text) && /\bfor\b/.test(text));
+  const close = options.explicitClose.test(text) || (IMPLICIT_CLOSE.test(text) && CLOSE_OWNER.test(text) && /\bfor\b/.test(text)) || STOP_ITERATION.test(text);
   return close && STREAM_EVIDENCE.test(text);
 }
 
@@ -70,6 +72,9 @@ function shorten(text: string): string {
 function messageFor(site: CloseSite, event: string): string {
   if (site.kind === 'explicit') {
     return `\`${shorten(site.stream)}\` is closed with \`${site.method}()\` after the terminal event \`${event}\` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
+  }
+  if (site.method === 'abandoned') {
+    return `\`${shorten(site.node.text)}\` ends the iteration after the terminal event \`${event}\` before EOF and leaves \`${shorten(site.stream)}\` neither drained nor closed: its connection stays checked out until the client closes. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
   }
   const jump = site.node.type === 'break_statement' ? 'break' : 'return';
   return `\`${jump}\` leaves the loop after the terminal event \`${event}\` before EOF, and ${site.by ?? `its \`${site.method}\``} closes \`${shorten(site.stream)}\`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;

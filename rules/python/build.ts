@@ -1,7 +1,7 @@
 import { casePatternMeaning, testMeaning, type TestMeaning } from './conditions.js';
 import { Graph, type Block, type CloseSite } from './cfg.js';
 import type { Node } from './parser.js';
-import { StreamScope, lastName } from './streams.js';
+import { StreamScope, lastName, unwrap } from './streams.js';
 import { words } from '../vocabulary.js';
 
 /** One enclosing construct, innermost last, while a function's graph is built. */
@@ -49,6 +49,13 @@ export function named(node: Node | null): Node[] {
   return node ? node.namedChildren.filter((child): child is Node => child !== null && child.type !== 'comment') : [];
 }
 
+/** `raise StopIteration` (or `StopAsyncIteration`, called or not): the end of an iteration, not an error. */
+function isStopIteration(raise: Node): boolean {
+  const raised = named(raise)[0];
+  const name = raised?.type === 'call' ? raised.childForFieldName('function')?.text : raised?.text;
+  return name === 'StopIteration' || name === 'StopAsyncIteration';
+}
+
 export function isAsync(node: Node): boolean {
   return node.firstChild?.type === 'async';
 }
@@ -87,6 +94,7 @@ export class GraphBuilder {
   private readonly frames: Frame[] = [];
   private readonly exit: Block;
   private readonly streams: StreamScope;
+  private readonly bindings: { target: Node; value: Node; asyncWith: boolean }[];
   private readonly meanings = new Map<number, TestMeaning>();
 
   private readonly patterns: readonly RegExp[];
@@ -99,7 +107,8 @@ export class GraphBuilder {
     this.patterns = options.patterns;
     this.closeMethods = options.closeMethods;
     const outer = options.outer ?? [];
-    this.streams = new StreamScope(collectBindings(body), outer.map((closer) => closer.stream));
+    this.bindings = collectBindings(body);
+    this.streams = new StreamScope(this.bindings, outer.map((closer) => closer.stream));
     for (const closer of outer) this.frames.push({ kind: 'outer', closer });
     this.exit = this.graph.block();
     const entry = this.graph.block();
@@ -150,6 +159,7 @@ export class GraphBuilder {
         return null;
       case 'raise_statement':
         this.expression(node, current);
+        this.stopIteration(node, current);
         return null;
       case 'break_statement': {
         const loop = this.innermostLoop();
@@ -190,6 +200,40 @@ export class GraphBuilder {
       };
       current.events.push({ kind: 'close', site });
     });
+  }
+
+  /**
+   * `raise StopIteration` after a terminal event, where it ends the reading (in `__next__`, or in a `try`
+   * whose `except StopIteration` handler leaves the loop): the body is left neither drained nor closed, and
+   * its connection stays checked out until the client closes. Reported when the function holds an
+   * iterator over a response (`lines = response.iter_lines()`).
+   */
+  private stopIteration(node: Node, current: Block): void {
+    if (!isStopIteration(node)) return;
+    const fn = this.body.parent?.type === 'function_definition' ? (this.body.parent.childForFieldName('name')?.text ?? '') : '';
+    let caught = false;
+    for (let child = node, parent = node.parent; parent && parent.id !== this.body.id; child = parent, parent = parent.parent) {
+      if (parent.type === 'try_statement' && parent.childForFieldName('body')?.id === child.id) {
+        caught ||= named(parent).some((clause) => clause.type === 'except_clause' && /\bStop(?:Async)?Iteration\b/.test(named(clause)[0]?.text ?? ''));
+      }
+    }
+    if (!caught && fn !== '__next__' && fn !== '__anext__') return;
+    const response = this.heldResponse();
+    if (!response) return;
+    const site: CloseSite = { kind: 'implicit', node, statement: node, stream: response, method: 'abandoned', by: 'nothing', exempt: this.isExempt(node) };
+    current.events.push({ kind: 'close', site });
+  }
+
+  /** The response an iterator held in a name reads (`response` for `lines = response.iter_lines()`). */
+  private heldResponse(): string | null {
+    for (const { target, value } of this.bindings) {
+      const call = unwrap(value);
+      const callee = call.type === 'call' ? call.childForFieldName('function') : null;
+      const receiver = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+      if (target.type !== 'identifier' || !receiver || !/^a?iter_/.test(lastName(callee!))) continue;
+      if (/^[A-Za-z_][\w.]*$/.test(receiver.text) && this.streams.isStream(receiver)) return receiver.text;
+    }
+    return null;
   }
 
   /** `await response.aread()`, `response.read()`, or a drain function given the stream (`_drain_response(response, events)`). */
@@ -438,7 +482,7 @@ export class GraphBuilder {
         case 'block':
           if (!branchBoundary) {
             const last = named(node).at(-1);
-            if (last?.type === 'raise_statement') return true;
+            if (last?.type === 'raise_statement' && !isStopIteration(last)) return true;
           }
           break;
         case 'if_statement':

@@ -107,11 +107,6 @@ export class StreamScope {
     }
   }
 
-  /** Whether a name was bound from a streaming call (`client.stream(...)`, `aconnect_sse(...)`) or is otherwise known as a stream. */
-  hasName(name: string): boolean {
-    return this.names.has(name);
-  }
-
   /** The response an expression closes: `event_source.response` in `event_source.response.aclose()`. */
   static closeCall(call: Node, closeMethods: ReadonlySet<string>): { receiver: Node; method: string } | null {
     if (call.type !== 'call') return null;

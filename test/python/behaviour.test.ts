@@ -69,6 +69,8 @@ interface Shape {
   bounds: string[];
   /** The async backend that runs it (sync clients ignore it). */
   backend: string;
+  /** Connections the client's pool may hold (default 1): a client that never closes a response needs more to run on. */
+  pool?: number;
 }
 
 const SHAPES: Shape[] = [
@@ -85,14 +87,15 @@ const SHAPES: Shape[] = [
   { name: 'a loop broken on the stop event, the caller closes after', file: 'stop_event_caller.py', bounds: ['socket'], backend: 'sync' },
   { name: 'a held iterator read with __anext__(), closed at [DONE]', file: 'held_iterator.py', bounds: ['socket'], backend: 'asyncio' },
   { name: 'trio: aclose() and return', file: 'trio_aclose.py', bounds: ['socket', 'trio'], backend: 'trio' },
+  { name: '[DONE] turned into StopIteration, the response never closed', file: 'stopiteration_at_done.py', bounds: ['socket'], backend: 'sync', pool: 100 },
 ];
 
-(missing ? describe.skip : describe).each(SHAPES)('$name', ({ file, bounds, backend }) => {
+(missing ? describe.skip : describe).each(SHAPES)('$name', ({ file, bounds, backend, pool }) => {
   const skip = backend === 'trio' && trioMissing !== null;
   it.skipIf(skip)(`before: about one connection per call; after (${bounds.join(', ')}): at most two over ${CALLS} calls, the same results`, async () => {
     const run = async (client: string) =>
       withServer('end', async (server) => {
-        const { runs } = await runPythonPlan({ clientPath: client, plan: [{ url: server.url, calls: CALLS }], backend });
+        const { runs } = await runPythonPlan({ clientPath: client, plan: [{ url: server.url, calls: CALLS }], backend, pool });
         return { results: runs[0].results, connections: server.connections(), requests: server.requests() };
       });
     const before = await run(clientPath(file));

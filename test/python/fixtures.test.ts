@@ -30,6 +30,7 @@ describe('Python fixtures', () => {
       '17-stop-event-caller-closes',
       '18-anyio-old-httpx-socket-fallback',
       '19-sync-and-async-length-sorted-imports',
+      '20-stopiteration-at-done',
     ]);
   });
 });

@@ -1,11 +1,12 @@
 """Runs a Python client module's collect(client, url) in sequence over one httpx client.
 
-    python-harness.py [--backend asyncio|trio|anyio-asyncio|anyio-trio] CLIENT_PATH URL CALLS [URL CALLS ...]
+    python-harness.py [--backend asyncio|trio|anyio-asyncio|anyio-trio] [--pool N] CLIENT_PATH URL CALLS [URL CALLS ...]
 
 Prints one JSON line: {"runs": [{"results": [what each call returned], "ms": [each call's duration]}]},
 one run per URL, all over the same client. An async collect() runs under the backend (default asyncio),
-a sync one with httpx.Client. The pool keeps one connection, so a reused connection shows as one, and a
-connection a cancelled read left checked out makes the next call fail (PoolTimeout) instead of hanging.
+a sync one with httpx.Client. The pool keeps one connection (`--pool N`: N), so a reused connection shows
+as one, and a connection a cancelled read left checked out makes the next call fail (PoolTimeout)
+instead of hanging; a larger pool lets a client that never closes its responses run on.
 A module that imports httpx2 gets an httpx2 client. The stand-ins of python-standins/ are found when
 the real httpx-sse and httpx2 are not installed.
 """
@@ -31,14 +32,18 @@ def load(path):
 
 def main():
     args = sys.argv[1:]
-    backend = "asyncio"
-    if args[0] == "--backend":
-        backend, args = args[1], args[2:]
+    backend, pool = "asyncio", 1
+    while args[0].startswith("--"):
+        if args[0] == "--backend":
+            backend = args[1]
+        else:
+            pool = int(args[1])
+        args = args[2:]
     module = load(args[0])
     plan = [(args[i], int(args[i + 1])) for i in range(1, len(args), 2)]
     collect = module.collect
     library = getattr(module, "httpx2", httpx)
-    options = dict(timeout=library.Timeout(10.0), limits=library.Limits(max_connections=1, max_keepalive_connections=1))
+    options = dict(timeout=library.Timeout(10.0), limits=library.Limits(max_connections=pool, max_keepalive_connections=pool))
     runs = []
 
     def record(call):

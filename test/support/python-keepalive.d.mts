@@ -11,8 +11,11 @@ export const PYTHON: string;
 /** Runs `collect(client, url)` of a Python client module `calls` times (test/support/python-harness.py); rejects after timeoutMs. */
 export function runPythonClient(clientPath: string, url: string, calls: number, timeoutMs?: number): Promise<PythonRun>;
 
-/** Runs `collect(client, url)` for each (url, calls) of the plan in order over one client, under an async backend (asyncio, trio, anyio-asyncio, anyio-trio). */
-export function runPythonPlan(options: { clientPath: string; plan: { url: string; calls: number }[]; backend?: string; python?: string; timeoutMs?: number }): Promise<{ runs: PythonRun[] }>;
+/**
+ * Runs `collect(client, url)` for each (url, calls) of the plan in order over one client, under an async
+ * backend (asyncio, trio, anyio-asyncio, anyio-trio), with a pool of `pool` connections (default 1).
+ */
+export function runPythonPlan(options: { clientPath: string; plan: { url: string; calls: number }[]; backend?: string; python?: string; timeoutMs?: number; pool?: number }): Promise<{ runs: PythonRun[] }>;
 
 /** Whether Debian's python3 with httpx and anyio is there (null), or why not. */
 export function pythonHttpxMissing(): string | null;

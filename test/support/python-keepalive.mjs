@@ -41,11 +41,11 @@ export function modernPython() {
 }
 
 /**
- * @param {{ clientPath: string, plan: { url: string, calls: number }[], backend?: string, python?: string, timeoutMs?: number }} options
+ * @param {{ clientPath: string, plan: { url: string, calls: number }[], backend?: string, python?: string, timeoutMs?: number, pool?: number }} options
  * @returns {Promise<{ runs: import('./python-keepalive.d.mts').PythonRun[] }>}
  */
-export function runPythonPlan({ clientPath, plan, backend = 'asyncio', python = PYTHON, timeoutMs = 60_000 }) {
-  const args = [HARNESS, '--backend', backend, clientPath, ...plan.flatMap(({ url, calls }) => [url, String(calls)])];
+export function runPythonPlan({ clientPath, plan, backend = 'asyncio', python = PYTHON, timeoutMs = 60_000, pool = 1 }) {
+  const args = [HARNESS, '--backend', backend, '--pool', String(pool), clientPath, ...plan.flatMap(({ url, calls }) => [url, String(calls)])];
   return new Promise((resolve, reject) => {
     execFile(python, args, { timeout: timeoutMs, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
       if (error) {
