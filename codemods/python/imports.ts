@@ -56,7 +56,8 @@ export class ModuleImports {
   private readonly statements: Statement[] = [];
   /** The leading import block: the imports before the first other statement. */
   private readonly block: Statement[] = [];
-  private readonly added: { text: string; module: string; from: boolean; section: Section }[] = [];
+  /** New import lines: `import module`, or `from module import names` (names merged, sorted when written). */
+  private readonly added: { module: string; from: boolean; names: string[]; section: Section }[] = [];
   private readonly merged = new Map<Statement, string[]>();
   /** Where an import goes when the module has none: after the docstring, or below leading comments. */
   private readonly headEnd: number;
@@ -151,7 +152,7 @@ export class ModuleImports {
   requireModule(module: string): string {
     const existing = this.moduleName(module) ?? this.added.find((item) => !item.from && item.module === module)?.module;
     if (existing) return existing;
-    this.added.push({ text: `import ${module}`, module, from: false, section: this.section(module) });
+    this.added.push({ module, from: false, names: [], section: this.section(module) });
     return module;
   }
 
@@ -171,9 +172,9 @@ export class ModuleImports {
       this.merged.set(statement, names);
       return name;
     }
-    if (!this.added.some((item) => item.from && item.module === module && item.text.endsWith(` ${name}`))) {
-      this.added.push({ text: `from ${module} import ${name}`, module, from: true, section: this.section(module) });
-    }
+    const added = this.added.find((item) => item.from && item.module === module);
+    if (!added) this.added.push({ module, from: true, names: [name], section: this.section(module) });
+    else if (!added.names.includes(name)) added.names.push(name);
     return name;
   }
 
@@ -186,7 +187,8 @@ export class ModuleImports {
       const place = this.place(item);
       const key = `${place.offset}:${place.layout}`;
       const group = groups.get(key) ?? { place, lines: [] };
-      group.lines.push(item.text);
+      const names = [...item.names].sort((a, b) => compare(memberKey(a, this.settings), memberKey(b, this.settings)));
+      group.lines.push(item.from ? `from ${item.module} import ${names.join(', ')}` : `import ${item.module}`);
       groups.set(key, group);
     }
     for (const { place, lines } of groups.values()) {

@@ -3,6 +3,7 @@ import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../vocabulary.js';
 import { solve, type CloseSite } from './cfg.js';
 import { GraphBuilder, type OuterCloser } from './build.js';
 import { outerClosers } from './outer-closers.js';
+import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
 import { DEFAULT_PYTHON_CLOSE_METHODS } from './streams.js';
 
@@ -83,12 +84,14 @@ function messageFor(site: CloseSite, event: string): string {
 interface Unit {
   body: Node;
   outer: OuterCloser[];
+  flags: Set<string>;
 }
 
 /**
  * The function bodies of a module, and the module itself, whose text may hold a site; and the
  * functions a close from outside applies to (a nested generator over a response an enclosing `with`
- * owns, a function whose caller closes the response it passed), with that close.
+ * owns, a function whose caller closes the response it passed), with that close; and in each, the
+ * names bound to a terminal flag another function of the module returns.
  */
 function units(root: Node, text: string, options: PythonAnalysisOptions): Unit[] {
   const candidates: Node[] = [];
@@ -113,12 +116,13 @@ function units(root: Node, text: string, options: PythonAnalysisOptions): Unit[]
     cursor.delete();
   }
   const outer = outerClosers(functions, candidates, options);
-  const found: Unit[] = [{ body: root, outer: [] }];
+  const flagged = candidates.length > 0 ? terminalReturns(functions, options.patterns) : new Map<string, Set<number>>();
+  const found: Unit[] = [{ body: root, outer: [], flags: terminalFlagNames(root, flagged) }];
   for (const fn of functions) {
     const body = fn.childForFieldName('body');
     if (!body) continue;
     const closers = outer.get(fn.id) ?? [];
-    if (closers.length > 0 || candidates.some((candidate) => candidate.id === body.id)) found.push({ body, outer: closers });
+    if (closers.length > 0 || candidates.some((candidate) => candidate.id === body.id)) found.push({ body, outer: closers, flags: terminalFlagNames(body, flagged) });
   }
   return found;
 }
@@ -127,7 +131,7 @@ function units(root: Node, text: string, options: PythonAnalysisOptions): Unit[]
 export function analyzePython(tree: Tree, text: string, options: PythonAnalysisOptions = DEFAULTS): PythonReport[] {
   const reports: PythonReport[] = [];
   for (const unit of units(tree.rootNode, text, options)) {
-    const builder = new GraphBuilder(unit.body, { patterns: options.patterns, closeMethods: options.closeMethods, outer: unit.outer });
+    const builder = new GraphBuilder(unit.body, { patterns: options.patterns, closeMethods: options.closeMethods, outer: unit.outer, flags: unit.flags });
     for (const { site, event } of solve(builder.graph)) {
       const start = site.node.startPosition;
       const end = site.node.endPosition;

@@ -29,6 +29,8 @@ export interface BuildOptions {
   patterns: readonly RegExp[];
   closeMethods: ReadonlySet<string>;
   outer?: readonly OuterCloser[];
+  /** Names bound to a flag another function of the module returns at a terminal event (see terminal-flags.ts). */
+  flags?: ReadonlySet<string>;
 }
 
 /** A function named with one of these words, given the stream, reads it to its end (`_drain_response(response, events)`). */
@@ -99,6 +101,7 @@ export class GraphBuilder {
 
   private readonly patterns: readonly RegExp[];
   private readonly closeMethods: ReadonlySet<string>;
+  private readonly flags: ReadonlySet<string>;
 
   constructor(
     private readonly body: Node,
@@ -106,6 +109,7 @@ export class GraphBuilder {
   ) {
     this.patterns = options.patterns;
     this.closeMethods = options.closeMethods;
+    this.flags = options.flags ?? new Set();
     const outer = options.outer ?? [];
     this.bindings = collectBindings(body);
     this.streams = new StreamScope(this.bindings, outer.map((closer) => closer.stream));
@@ -119,10 +123,18 @@ export class GraphBuilder {
   private meaning(test: Node): TestMeaning {
     let meaning = this.meanings.get(test.id);
     if (!meaning) {
-      meaning = test.type === 'case_pattern' || test.type === 'case_clause' ? casePatternMeaning(test, this.patterns) : testMeaning(test, this.patterns);
+      meaning = this.flagMeaning(test) ?? (test.type === 'case_pattern' || test.type === 'case_clause' ? casePatternMeaning(test, this.patterns) : testMeaning(test, this.patterns));
       this.meanings.set(test.id, meaning);
     }
     return meaning;
+  }
+
+  /** `if discard:` / `if not discard:` on a flag another function returned at a terminal event. */
+  private flagMeaning(test: Node): TestMeaning | null {
+    const negated = test.type === 'not_operator';
+    const operand = negated ? test.childForFieldName('argument') : test;
+    if (operand?.type !== 'identifier' || !this.flags.has(operand.text)) return null;
+    return { terminal: negated ? null : operand.text, negTerminal: negated ? operand.text : null, exemptTrue: false, exemptFalse: false };
   }
 
   private statements(list: readonly Node[], start: Block | null): Block | null {

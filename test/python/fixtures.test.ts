@@ -31,6 +31,7 @@ describe('Python fixtures', () => {
       '18-anyio-old-httpx-socket-fallback',
       '19-sync-and-async-length-sorted-imports',
       '20-stopiteration-at-done',
+      '21-flag-returned-by-parser',
     ]);
   });
 });
