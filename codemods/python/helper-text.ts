@@ -5,8 +5,8 @@ export interface HelperSpec {
   name: string;
   async: boolean;
   bound: Bound;
-  /** How the module reaches what the bound uses: `anyio`, `trio`, `asyncio`, or `socket` and `threading`. */
-  modules: Partial<Record<'anyio' | 'trio' | 'asyncio' | 'socket' | 'threading', string>>;
+  /** How the module reaches what the helper uses: `contextlib`, and `anyio`, `trio`, `asyncio`, or `socket` and `threading`. */
+  modules: Partial<Record<'contextlib' | 'anyio' | 'trio' | 'asyncio' | 'socket' | 'threading', string>>;
   /** Annotations (`httpx.Response`, `AsyncIterator[object]`), or null to leave a parameter unannotated. */
   responseType: string | null;
   iteratorType: string | null;
@@ -47,27 +47,22 @@ function signature(spec: HelperSpec): string[] {
  */
 export function helperText(spec: HelperSpec): string {
   const q = spec.quote;
-  const loop = `${spec.async ? 'async for' : 'for'} _ in events:`;
-  const body: (string | [number, string])[] = [];
+  const suppress = `${spec.modules.contextlib ?? 'contextlib'}.suppress(Exception)`;
   const limited = spec.maxBytes > 0;
-  const drainLoop = (depth: number): [number, string][] => [
-    [depth, 'try:'],
-    [depth + 1, loop],
+  /** The loop that reads the rest, at a depth: stopped by the byte limit, if there is one. */
+  const loop = (depth: number): [number, string][] => [
+    [depth, `${spec.async ? 'async for' : 'for'} _ in events:`],
     ...(limited
       ? ([
-          [depth + 2, 'if response.num_bytes_downloaded > limit:'],
-          [depth + 3, 'break'],
+          [depth + 1, 'if response.num_bytes_downloaded > limit:'],
+          [depth + 2, 'break'],
         ] as [number, string][])
-      : ([[depth + 2, 'pass']] as [number, string][])),
-    [depth, 'except Exception:'],
-    [depth + 1, 'pass'],
+      : ([[depth + 1, 'pass']] as [number, string][])),
   ];
   const limitLine: [number, string][] = limited ? [[1, `limit = response.num_bytes_downloaded + ${spec.maxBytes}`]] : [];
   const bounded = spec.bound !== 'none' || limited;
-  body.push([1, `"""${DOCSTRING_START}${bounded ? ' (bounded)' : ''} so the connection is reused."""`]);
+  const body: (string | [number, string])[] = [[1, `"""${DOCSTRING_START}${bounded ? ' (bounded)' : ''} so the connection is reused."""`]];
   if (spec.bound === 'socket') {
-    const socketModule = spec.modules.socket ?? 'socket';
-    const threading = spec.modules.threading ?? 'threading';
     body.push(
       [1, `network_stream = response.extensions.get(${q}network_stream${q})`],
       [1, `sock = network_stream.get_extra_info(${q}socket${q}) if network_stream else None`],
@@ -77,31 +72,26 @@ export function helperText(spec: HelperSpec): string {
       [1, 'def give_up() -> None:'],
       [2, '# A blocked read ends only when its socket is shut down.'],
       [2, 'if not response.is_closed:'],
-      [3, `sock.shutdown(${socketModule}.SHUT_RDWR)`],
+      [3, `sock.shutdown(${spec.modules.socket ?? 'socket'}.SHUT_RDWR)`],
       '',
-      [1, `timer = ${threading}.Timer(${seconds(spec.budgetMs)}, give_up)`],
+      [1, `timer = ${spec.modules.threading ?? 'threading'}.Timer(${seconds(spec.budgetMs)}, give_up)`],
       [1, 'timer.start()'],
       ...limitLine,
-      ...drainLoop(1),
+      [1, 'try:'],
+      [2, `with ${suppress}:`],
+      ...loop(3),
       [1, 'finally:'],
       [2, 'timer.cancel()'],
     );
   } else {
     body.push([1, `if response.http_version != ${q}HTTP/1.1${q}:`], [2, 'return'], ...limitLine);
     if (spec.bound === 'anyio' || spec.bound === 'trio') {
-      body.push([1, `with ${spec.modules[spec.bound] ?? spec.bound}.move_on_after(${seconds(spec.budgetMs)}):`], ...drainLoop(2));
+      body.push([1, `with ${spec.modules[spec.bound] ?? spec.bound}.move_on_after(${seconds(spec.budgetMs)}), ${suppress}:`], ...loop(2));
     } else if (spec.bound === 'asyncio') {
-      // The loop of drainLoop(1) without its try/except, one level deeper, inside the timeout.
-      const loopOnly = drainLoop(1).slice(1, -2);
-      body.push(
-        [1, 'try:'],
-        [2, `async with ${spec.modules.asyncio ?? 'asyncio'}.timeout(${seconds(spec.budgetMs)}):`],
-        ...loopOnly.map(([depth, line]): [number, string] => [depth + 1, line]),
-        [1, 'except Exception:'],
-        [2, 'pass'],
-      );
+      // The TimeoutError the timeout raises when it ends the drain is suppressed with the read errors.
+      body.push([1, `with ${suppress}:`], [2, `async with ${spec.modules.asyncio ?? 'asyncio'}.timeout(${seconds(spec.budgetMs)}):`], ...loop(3));
     } else {
-      body.push(...drainLoop(1));
+      body.push([1, `with ${suppress}:`], ...loop(2));
     }
   }
   const lines = [...signature(spec), ...body.map((line) => (typeof line === 'string' ? line : `${spec.indent.repeat(line[0])}${line[1]}`))];

@@ -432,7 +432,7 @@ function helperEdits(planned: Planned[], context: Context, bounds: { drainTimeou
     }
     const bound = chooseBound(async, bounds.drainTimeoutMs, context.imports, context.project);
     if (bounds.drainTimeoutMs === 0) for (const plan of users) plan.result.reason = UNBOUNDED_PYTHON_REASON;
-    const modules: Record<string, string> = {};
+    const modules: Record<string, string> = { contextlib: context.imports.requireModule('contextlib') };
     if (bound === 'socket') {
       modules.socket = context.imports.requireModule('socket');
       modules.threading = context.imports.requireModule('threading');

@@ -4,8 +4,8 @@
 
 KIND `mcp`: FILE is the MCP SDK's src/mcp/client/streamable_http.py (main or v1.x). Its StreamableHTTPTransport
 methods `_handle_sse_response` (scenario `sse_response`), `_handle_resumption_request` (`resumption`) and
-`_handle_reconnection` (`reconnection`) run as written, with the module's constants and drain helper; what
-needs the SDK's types is stood in for: `_handle_sse_event` hands each event's JSON to the read stream and
+`_handle_reconnection` (`reconnection`) run as written, with the module's imports (those that can be had
+here), constants and drain helper; what needs the SDK's types is stood in for: `_handle_sse_event` hands each event's JSON to the read stream and
 takes `[DONE]` as the JSON-RPC reply, the request is a JSONRPCRequest with id 1.
 KIND `openai`: FILE is openai-python's src/openai/_streaming.py, imported whole as `openai._streaming` (its
 two sibling imports stood in); `Stream` (scenario `stream`) and `AsyncStream` (`async_stream`) decode the
@@ -67,6 +67,13 @@ def mcp_transport(path, url):
         namespace.update(EventSource=httpx_sse.EventSource, aconnect_sse=httpx_sse.aconnect_sse)
     kept = []
     for node in tree.body:
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.level == 0):
+            # The module's own imports, each where it can be had here (the SDK's own packages cannot).
+            try:
+                exec(compile(ast.fix_missing_locations(ast.Module(body=[node], type_ignores=[])), path, "exec"), namespace)
+            except ImportError:
+                pass
+            continue
         constant = isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
         if constant or (isinstance(node, (ast.AsyncFunctionDef, ast.FunctionDef)) and node.name.startswith("_")):
             kept.append(node)

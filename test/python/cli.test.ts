@@ -72,11 +72,12 @@ describe('drainguard lint on Python files', () => {
 
 describe('drainguard fix on Python files', () => {
   const manual = fixtures.get('11-manual-one-line-branch')!;
-  /** Each fixture in a directory of its own, with the pyproject.toml whose declarations choose its bound. */
+  const shape1 = fixtures.get('01-anyio-event-source-return')!;
+  /** Each fixture in a directory of its own, with the pyproject.toml whose declarations choose its bound (anyio for a/, the socket shutdown for b/). */
   const project = () =>
     tempProject({
-      'a/transport.py': shape2.input,
-      'a/pyproject.toml': readFileSync(path.join(path.dirname(shape2.inputPath), 'pyproject.toml'), 'utf8'),
+      'a/transport.py': shape1.input,
+      'a/pyproject.toml': readFileSync(path.join(path.dirname(shape1.inputPath), 'pyproject.toml'), 'utf8'),
       'b/stream.py': shape4.input,
       'b/pyproject.toml': readFileSync(path.join(path.dirname(shape4.inputPath), 'pyproject.toml'), 'utf8'),
       'c/manual.py': manual.input,
@@ -89,15 +90,15 @@ describe('drainguard fix on Python files', () => {
     const report = parseFixJson(dry);
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 3, fixed: 2, manual: 1, errors: 0 });
     expect(report.files.map((file) => [path.relative(dir, file.path), file.changed, file.sites])).toEqual([
-      ['a/transport.py', true, shape2.sites],
+      ['a/transport.py', true, shape1.sites],
       ['b/stream.py', true, shape4.sites],
       ['c/manual.py', false, manual.sites],
     ]);
-    expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape2.input);
+    expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape1.input);
 
     const run = await runCli(['fix'], dir);
     expect(run.code).toBe(1);
-    expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape2.output);
+    expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape1.output);
     expect(readFileSync(path.join(dir, 'b/stream.py'), 'utf8')).toBe(shape4.output);
     const again = await runCli(['fix', '--json'], dir);
     expect(parseFixJson(again).summary).toEqual({ filesScanned: 3, sitesFound: 1, fixed: 0, manual: 1, errors: 0 });
@@ -108,8 +109,8 @@ describe('drainguard fix on Python files', () => {
     const run = await runCli(['fix', '--dry', '--print', 'a/transport.py'], dir, { NO_COLOR: '1' });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('+++ b/a/transport.py');
-    expect(run.stdout).toContain('+        sse_iterator = event_source.aiter_sse()\n+        async for sse in sse_iterator:\n');
-    expect(run.stdout).toContain('+    with anyio.move_on_after(1.0):\n');
+    expect(run.stdout).toContain('+            sse_iterator = event_source.aiter_sse()\n+            async for sse in sse_iterator:\n');
+    expect(run.stdout).toContain('+    with anyio.move_on_after(1.0), contextlib.suppress(Exception):\n');
   });
 
   it('--terminal-pattern, --close-method and --drain-max-bytes apply to Python files', async () => {

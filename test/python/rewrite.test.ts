@@ -35,6 +35,7 @@ describe('the drain budget and byte limit', () => {
     expect(result.sites).toEqual([{ line: 8, column: 17, status: 'fixed' }]);
     expect(result.output).toBe(
       lines(
+        'import contextlib',
         'import socket',
         'import threading',
         'from collections.abc import Iterator',
@@ -57,10 +58,9 @@ describe('the drain budget and byte limit', () => {
         '    timer = threading.Timer(0.25, give_up)',
         '    timer.start()',
         '    try:',
-        '        for _ in events:',
-        '            pass',
-        '    except Exception:',
-        '        pass',
+        '        with contextlib.suppress(Exception):',
+        '            for _ in events:',
+        '                pass',
         '    finally:',
         '        timer.cancel()',
         '',
@@ -96,6 +96,7 @@ describe('the drain budget and byte limit', () => {
       lines(
         '#!/usr/bin/env python3',
         '# -*- coding: utf-8 -*-',
+        'import contextlib',
         'from collections.abc import AsyncIterator',
         '',
         '',
@@ -103,11 +104,9 @@ describe('the drain budget and byte limit', () => {
         '    """Read the rest of an HTTP/1.1 response so the connection is reused."""',
         '    if response.http_version != "HTTP/1.1":',
         '        return',
-        '    try:',
+        '    with contextlib.suppress(Exception):',
         '        async for _ in events:',
         '            pass',
-        '    except Exception:',
-        '        pass',
         '',
         '',
         'async def first(client, url):',
@@ -155,6 +154,7 @@ describe('imports and layout', () => {
     expect(result.output).toBe(
       lines(
         '"""Parenthesized imports keep their layout."""',
+        'import contextlib',
         'from collections.abc import (',
         '    AsyncIterator,',
         '    Awaitable,',
@@ -172,13 +172,10 @@ describe('imports and layout', () => {
         '    if response.http_version != "HTTP/1.1":',
         '        return',
         '    limit = response.num_bytes_downloaded + 131072',
-        '    with anyio.move_on_after(1.0):',
-        '        try:',
-        '            async for _ in events:',
-        '                if response.num_bytes_downloaded > limit:',
-        '                    break',
-        '        except Exception:',
-        '            pass',
+        '    with anyio.move_on_after(1.0), contextlib.suppress(Exception):',
+        '        async for _ in events:',
+        '            if response.num_bytes_downloaded > limit:',
+        '                break',
         '',
         '',
         'async def first(client: httpx.AsyncClient, done: Callable[[str], Awaitable[bool]]):',
@@ -208,7 +205,7 @@ describe('imports and layout', () => {
       '        return line',
     ).replace(/\n/g, '\r\n');
     const { output } = await rewriteIn({}, 'client.py', input, { drainMaxBytes: 0 });
-    expect(output!.split('\r\n').slice(7, 13)).toEqual([
+    expect(output!.split('\r\n').slice(8, 14)).toEqual([
       'def _drain_response(response: httpx.Response, events: Iterator[object]) -> None:',
       '  """Read the rest of an HTTP/1.1 response (bounded) so the connection is reused."""',
       "  network_stream = response.extensions.get('network_stream')",
@@ -309,7 +306,7 @@ describe('ruff on the helper itself', () => {
     for (const [bound, pyproject] of Object.entries(declarations)) {
       const text = bound === 'asyncio' ? `import asyncio\n\n${asyncInput}` : asyncInput;
       const { output } = await rewriteIn({ 'pyproject.toml': pyproject }, 'client.py', text);
-      expect(output, bound).toContain(bound === 'socket' ? 'threading.Timer(1.0, give_up)' : bound === 'anyio' ? 'with anyio.move_on_after(1.0):' : 'async with asyncio.timeout(1.0):');
+      expect(output, bound).toContain(bound === 'socket' ? 'threading.Timer(1.0, give_up)' : bound === 'anyio' ? 'with anyio.move_on_after(1.0), contextlib.suppress(Exception):' : 'async with asyncio.timeout(1.0):');
       expect(ruffDiagnostics(output!, DEFAULT_RUFF), bound).toEqual([]);
     }
   });
