@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Slow runs over real packages: test/integration/vitest.config.ts.
+    exclude: [...configDefaults.exclude, 'test/integration/**'],
     setupFiles: ['test/setup/rule-tester.ts'],
     globalSetup: ['test/setup/build.ts'],
     testTimeout: 60_000,

@@ -4,8 +4,14 @@
 //  2. `drainguard lint` against plain ESLint with no rules, same files, wall time (goal: at most 0.3x),
 //     and proof that the CLI's pre-filter drops no report (same reports with DRAINGUARD_NO_PREFILTER=1);
 //  3. `drainguard lint` against oxlint running drainguard's rule (jsPlugins) on the same files, wall
-//     time, run alternately (goal: at most 1x), and `drainguard lint` with DRAINGUARD_ENGINE=eslint: the
-//     same output through either engine.
+//     time, run alternately (goal: at most 1x), at three sizes: a small package (replicate, 16 files),
+//     a mix of real SDKs (the 7 corpus packages under 300 files each, 774 files) and the whole corpus;
+//     each with the same reports as oxlint, and the same output through DRAINGUARD_ENGINE=eslint (ESLint
+//     with espree and typescript-eslint's parser) and, on the mix, through DRAINGUARD_ENGINE=native;
+//  4. a clean pre-commit-sized run: `drainguard lint` on a 10-file package without reports (ollama; goal
+//     under 0.5 s).
+// Every wall time comes with the load average, and with the CPU time (user + sys, child processes
+// included) where GNU time is installed: on a shared machine wall time depends on the other load.
 // `--record` appends the table, dated, to bench/RESULTS.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +20,7 @@ import path from 'node:path';
 import { MODULES_DIR, ROOT, corpusPackages, installCorpus } from '../scripts/corpus-cache.mjs';
 
 const eslintBin = path.join(ROOT, 'node_modules/eslint/bin/eslint.js');
-const cli = path.join(ROOT, 'dist/cli.js');
+const cliPath = path.join(ROOT, 'dist/cli.js');
 const oxlintBin = path.join(ROOT, 'node_modules/oxlint/bin/oxlint');
 // The files drainguard lint walks: oxlint's own walk also takes declaration files and nested node_modules.
 const OXLINT_SAME_FILES = ['--ignore-pattern', '**/*.d.ts', '--ignore-pattern', '**/*.d.mts', '--ignore-pattern', '**/*.d.cts', '--ignore-pattern', '**/node_modules/**'];
@@ -90,59 +96,82 @@ function oxlintReportsOf(stdout) {
 }
 const linesOf = (reports) => reports.map((report) => report.replace(/:(\d+):\d+:/, ':$1:'));
 
-const cliMs = [];
-const eslintMs = [];
-const oxlintMs = [];
-const cliCpuMs = [];
-const oxlintCpuMs = [];
-let cliOut = '';
-let oxlintOut = '';
-for (let i = 0; i < pairRuns; i++) {
-  const ours = timed([cli, 'lint', '--format', 'json', ...packages]);
-  const viaOxlint = timed([oxlintBin, '-c', path.join(ROOT, 'bench/oxlintrc.json'), '--format', 'json', ...OXLINT_SAME_FILES, ...packages]);
-  cliMs.push(ours.ms);
-  oxlintMs.push(viaOxlint.ms);
-  cliCpuMs.push(ours.cpuMs);
-  oxlintCpuMs.push(viaOxlint.cpuMs);
-  cliOut = ours.stdout;
-  oxlintOut = viaOxlint.stdout;
-  if (i < runs) eslintMs.push(timed([eslintBin, '--config', path.join(ROOT, 'bench/eslint-parse-only.config.mjs'), '--format', 'json', ...packages]).ms);
+const loadAverage = () => os.loadavg()[0].toFixed(1);
+const SMALL = ['replicate'];
+const MIX = ['@s2-dev/streamstore', '@modelcontextprotocol/sdk', '@ai-sdk/provider-utils', '@connectrpc/connect-web', 'ollama', 'replicate', '@huggingface/inference'];
+const PRE_COMMIT = ['ollama'];
+
+/** `drainguard lint` and oxlint with drainguard, run alternately on the same files: medians, each pair, the same reports. */
+function againstOxlint(label, paths, pairs) {
+  const cli = { wall: [], cpu: [] };
+  const ox = { wall: [], cpu: [] };
+  const loadBefore = loadAverage();
+  let cliOut = '';
+  let oxlintOut = '';
+  for (let i = 0; i < pairs; i++) {
+    const ours = timed([cliPath, 'lint', '--format', 'json', ...paths]);
+    const viaOxlint = timed([oxlintBin, '-c', path.join(ROOT, 'bench/oxlintrc.json'), '--format', 'json', ...OXLINT_SAME_FILES, ...paths]);
+    cli.wall.push(ours.ms);
+    cli.cpu.push(ours.cpuMs);
+    ox.wall.push(viaOxlint.ms);
+    ox.cpu.push(viaOxlint.cpuMs);
+    cliOut = ours.stdout;
+    oxlintOut = viaOxlint.stdout;
+  }
+  const loadAfter = loadAverage();
+  const files = JSON.parse(cliOut).length;
+  const sameAsOxlint = JSON.stringify(linesOf(reportsOf(cliOut))) === JSON.stringify(oxlintReportsOf(oxlintOut));
+  const rows = [
+    `| ${label}: drainguard lint / oxlint with drainguard, wall (ms, median of ${pairs} alternate runs, ${files} files, load ${loadBefore} -> ${loadAfter}) | ${median(cli.wall).toFixed(0)} / ${median(ox.wall).toFixed(0)} = ${(median(cli.wall) / median(ox.wall)).toFixed(2)}x | <= 1x |`,
+    `| ${label}: each run, drainguard lint / oxlint (ms) | ${cli.wall.map((ms, i) => `${ms.toFixed(0)}/${ox.wall[i].toFixed(0)}`).join(', ')} | |`,
+  ];
+  if (GNU_TIME) {
+    rows.push(`| ${label}: CPU time, user + sys with child processes (ms) | ${median(cli.cpu).toFixed(0)} / ${median(ox.cpu).toFixed(0)} = ${(median(cli.cpu) / median(ox.cpu)).toFixed(2)}x | |`);
+  }
+  rows.push(`| ${label}: same reports (file:line) as oxlint with drainguard | ${sameAsOxlint ? 'yes' : 'NO'} (${reportsOf(cliOut).length} reports) | yes |`);
+  return { rows, ok: sameAsOxlint, cliOut, wall: median(cli.wall) };
 }
-const withoutPrefilter = timed([cli, 'lint', '--format', 'json', ...packages], { DRAINGUARD_NO_PREFILTER: '1' });
-const eslintEngine = timed([cli, 'lint', '--format', 'json', ...packages], { DRAINGUARD_ENGINE: 'eslint' });
-const files = JSON.parse(cliOut).length;
-const oxlintFiles = JSON.parse(oxlintOut).number_of_files;
-const same = JSON.stringify(reportsOf(cliOut)) === JSON.stringify(reportsOf(withoutPrefilter.stdout));
-const sameEngines = cliOut === eslintEngine.stdout;
-const sameAsOxlint = JSON.stringify(linesOf(reportsOf(cliOut))) === JSON.stringify(oxlintReportsOf(oxlintOut));
+
+/** The same output through the given engines as through the default one. */
+function sameThrough(label, paths, engines, expected) {
+  const same = engines.every((engine) => timed([cliPath, 'lint', '--format', 'json', ...paths], { DRAINGUARD_ENGINE: engine }).stdout === expected);
+  return { rows: [`| ${label}: same output through DRAINGUARD_ENGINE=${engines.join(', ')} | ${same ? 'yes' : 'NO'} | yes |`], ok: same };
+}
+
+const eslintMs = [];
+for (let i = 0; i < runs; i++) eslintMs.push(timed([eslintBin, '--config', path.join(ROOT, 'bench/eslint-parse-only.config.mjs'), '--format', 'json', ...packages]).ms);
+const small = againstOxlint('small package', SMALL, pairRuns);
+const mix = againstOxlint('SDK mix', MIX, pairRuns);
+const corpus = againstOxlint('corpus', packages, pairRuns);
+const mixEngines = sameThrough('SDK mix', MIX, ['native', 'eslint'], mix.cliOut);
+const corpusEngines = sameThrough('corpus', packages, ['eslint'], corpus.cliOut);
+const withoutPrefilter = timed([cliPath, 'lint', '--format', 'json', ...packages], { DRAINGUARD_NO_PREFILTER: '1' });
+const same = JSON.stringify(reportsOf(corpus.cliOut)) === JSON.stringify(reportsOf(withoutPrefilter.stdout));
+const preCommit = [];
+const preCommitCpu = [];
+for (let i = 0; i < pairRuns; i++) {
+  const run = timed([cliPath, 'lint', ...PRE_COMMIT]);
+  preCommit.push(run.ms);
+  preCommitCpu.push(run.cpuMs);
+}
 
 const ratio1 = rule / unreachable;
-const ratio2 = median(cliMs) / median(eslintMs);
-const ratio3 = median(cliMs) / median(oxlintMs);
+const ratio2 = corpus.wall / median(eslintMs);
 const rows = ['| measure | value | goal |', '|---|---:|---:|'];
 for (const order of ORDERS) {
   const { rule: r, unreachable: u } = byOrder[order];
   rows.push(`| ${order}: rule / no-unreachable, TIMING=all (ms) | ${r.toFixed(1)} / ${u.toFixed(1)} = ${(r / u).toFixed(2)}x | |`);
 }
 rows.push(`| rule / no-unreachable, both orders | ${ratio1.toFixed(2)}x | <= 1.0x |`);
-rows.push(`| drainguard lint, wall (ms, ${files} files) | ${median(cliMs).toFixed(0)} | |`);
-rows.push(`| plain ESLint, no rules, wall (ms) | ${median(eslintMs).toFixed(0)} | |`);
-rows.push(`| drainguard lint / plain ESLint | ${ratio2.toFixed(2)}x | <= 0.3x |`);
-rows.push(`| oxlint with drainguard (jsPlugins), wall (ms, ${oxlintFiles} files) | ${median(oxlintMs).toFixed(0)} | |`);
-rows.push(`| drainguard lint / oxlint with drainguard (median of ${pairRuns} alternate runs) | ${ratio3.toFixed(2)}x | <= 1x |`);
-rows.push(`| each run, drainguard lint / oxlint (ms) | ${cliMs.map((ms, i) => `${ms.toFixed(0)}/${oxlintMs[i].toFixed(0)}`).join(', ')} | |`);
-if (GNU_TIME) {
-  const [ours, theirs] = [median(cliCpuMs), median(oxlintCpuMs)];
-  rows.push(`| CPU time, user + sys with child processes (ms): drainguard lint / oxlint with drainguard | ${ours.toFixed(0)} / ${theirs.toFixed(0)} = ${(ours / theirs).toFixed(2)}x | |`);
-}
+rows.push(`| plain ESLint, no rules, corpus, wall (ms) | ${median(eslintMs).toFixed(0)} | |`);
+rows.push(`| drainguard lint / plain ESLint, corpus | ${ratio2.toFixed(2)}x | <= 0.3x |`);
+rows.push(...small.rows, ...mix.rows, ...mixEngines.rows, ...corpus.rows, ...corpusEngines.rows);
+rows.push(`| corpus: drainguard lint without pre-filter, wall (ms) | ${withoutPrefilter.ms.toFixed(0)} | |`);
+rows.push(`| corpus: same reports with and without the pre-filter | ${same ? 'yes' : 'NO'} | yes |`);
+rows.push(`| clean 10-file package (${PRE_COMMIT.join(' ')}): drainguard lint, wall (ms, median of ${pairRuns}; CPU ${median(preCommitCpu).toFixed(0)} ms) | ${median(preCommit).toFixed(0)} | < 500 |`);
 rmSync(cpuFile, { force: true });
-rows.push(`| drainguard lint with DRAINGUARD_ENGINE=eslint, wall (ms) | ${eslintEngine.ms.toFixed(0)} | |`);
-rows.push(`| drainguard lint without pre-filter, wall (ms) | ${withoutPrefilter.ms.toFixed(0)} | |`);
-rows.push(`| same reports with and without the pre-filter | ${same ? 'yes' : 'NO'} (${reportsOf(cliOut).length} reports) | yes |`);
-rows.push(`| same output through oxlint and through ESLint | ${sameEngines ? 'yes' : 'NO'} | yes |`);
-rows.push(`| same reports (file:line) as oxlint with drainguard | ${sameAsOxlint ? 'yes' : 'NO'} | yes |`);
 console.log(rows.join('\n'));
-if (!same || !sameEngines || !sameAsOxlint) process.exitCode = 1;
+if (!same || !small.ok || !mix.ok || !corpus.ok || !mixEngines.ok || !corpusEngines.ok) process.exitCode = 1;
 
 if (process.argv.includes('--record')) {
   const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
@@ -152,7 +181,7 @@ if (process.argv.includes('--record')) {
   const log = readFileSync(resultsFile, 'utf8');
   const nextPart = log.indexOf('\n# ', log.indexOf('\n### bench:lint'));
   const at = nextPart === -1 ? log.length : nextPart;
-  const entry = `\n### bench:lint, ${when} (median of ${runs} runs, ${pairRuns} of drainguard lint and oxlint; ${machine})\n\n${rows.join('\n')}\n`;
+  const entry = `\n### bench:lint, ${when} (median of ${runs} runs, ${pairRuns} of drainguard lint and oxlint at each size; ${machine})\n\n${rows.join('\n')}\n`;
   writeFileSync(resultsFile, `${log.slice(0, at).replace(/\n*$/, '\n')}${entry}${log.slice(at)}`);
   console.log('\nrecorded in bench/RESULTS.md');
 }

@@ -1,8 +1,11 @@
 import path from 'node:path';
-import { ESLint, type Linter } from 'eslint';
+import type { ESLint, Linter } from 'eslint';
 import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../rules/parser-options.js';
 import plugin from '../rules/index.js';
+import { isTypeScriptFile, loadTypeScriptScopes, nativeParser } from './lint-native-parser.js';
+import { makeResult } from './results.js';
 import { RULE_ID } from './rule-id.js';
+import { ruleEntry, type CliRuleOptions } from './rule-args.js';
 
 const JS_MODULE_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs'];
 const JS_COMMONJS_FILES = ['**/*.cjs'];
@@ -21,6 +24,10 @@ export interface ESLintSetupOptions {
   programs?: unknown[];
   /** Parse `.js`/`.jsx` as sloppy-mode CommonJS scripts instead of ES modules (a fallback for old code). */
   scriptMode?: boolean;
+  /** The rule options given on the command line (`--terminal-pattern`, `--close-method`). */
+  ruleOptions?: CliRuleOptions;
+  /** Parse every file with the native parser (cli/lint-native-parser.ts) instead of espree and typescript-eslint's parser; not with `types`. */
+  native?: boolean;
 }
 
 /** What `--types` adds to the TypeScript parser options: the project service, or given programs. */
@@ -30,20 +37,35 @@ function typeInformation(options: ESLintSetupOptions): Linter.ParserOptions {
   return { projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
 }
 
-/** The parser of each kind of file (rules/parser-options.ts) as flat config blocks; bench:lint times ESLint with the same. */
+/**
+ * The parser of each kind of file (rules/parser-options.ts) as flat config blocks, or the native parser with
+ * the same options; bench:lint times ESLint with the usual parsers.
+ */
 export function languageConfigs(options: ESLintSetupOptions = {}): Linter.Config[] {
   const types = typeInformation(options);
+  const parsedBy = (languageOptions: Linter.LanguageOptions): Linter.LanguageOptions =>
+    options.native && !options.types ? { ...languageOptions, parser: nativeParser } : languageOptions;
   return [
-    { files: JS_MODULE_FILES, languageOptions: javaScriptOptions({ scriptMode: options.scriptMode }) },
-    { files: JS_COMMONJS_FILES, languageOptions: commonJsOptions() },
-    { files: TS_FILES, languageOptions: typeScriptOptions(false, types) },
-    { files: TSX_FILES, languageOptions: typeScriptOptions(true, types) },
+    { files: JS_MODULE_FILES, languageOptions: parsedBy(javaScriptOptions({ scriptMode: options.scriptMode })) },
+    { files: JS_COMMONJS_FILES, languageOptions: parsedBy(commonJsOptions()) },
+    { files: TS_FILES, languageOptions: parsedBy(typeScriptOptions(false, types)) },
+    { files: TSX_FILES, languageOptions: parsedBy(typeScriptOptions(true, types)) },
   ];
 }
 
 /**
- * drainguard's own flat config: espree for JavaScript, @typescript-eslint/parser for TypeScript,
- * only `drainguard/no-early-stream-close` enabled. Never reads the user's ESLint config.
+ * The plugin as the CLI configures it: its rules without `meta.schema`, so that ESLint does not compile
+ * the option schemas with ajv on every run (tens of milliseconds, most of it in resolving schema URIs).
+ * The CLI checks the options it passes itself (cli/rule-args.ts).
+ */
+const cliPlugin: ESLint.Plugin = {
+  ...plugin,
+  rules: Object.fromEntries(Object.entries(plugin.rules).map(([name, rule]) => [name, { ...rule, meta: { ...rule.meta, schema: false } }])),
+};
+
+/**
+ * drainguard's own flat config: espree for JavaScript, @typescript-eslint/parser for TypeScript (or the
+ * native parser for both), only `drainguard/no-early-stream-close` enabled. Never reads the user's ESLint config.
  */
 export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Config[] {
   return [
@@ -51,19 +73,20 @@ export function drainguardConfig(options: ESLintSetupOptions = {}): Linter.Confi
     { ignores: ['!**/node_modules/'] },
     {
       name: 'drainguard/cli',
-      plugins: { drainguard: plugin },
+      plugins: { drainguard: cliPlugin },
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
-      rules: { [RULE_ID]: options.types ? ['error', { useTypes: true }] : 'error' },
+      rules: { [RULE_ID]: ruleEntry(options.ruleOptions, options.types) },
     },
     ...languageConfigs(options),
   ];
 }
 
 /**
- * Builds the ESLint instance the CLI lints with. Its base path is the filesystem root so that
- * files outside the current directory are not "outside of base path".
+ * Builds the ESLint instance the CLI lints with (and formats stylish output with). Its base path is the
+ * filesystem root so that files outside the current directory are not "outside of base path".
  */
-export function createESLint(options: ESLintSetupOptions = {}): ESLint {
+export async function createESLint(options: ESLintSetupOptions = {}): Promise<ESLint> {
+  const { ESLint } = await import('eslint');
   const cwd = options.cwd ?? process.cwd();
   return new ESLint({
     cwd: path.parse(path.resolve(cwd)).root,
@@ -71,4 +94,31 @@ export function createESLint(options: ESLintSetupOptions = {}): ESLint {
     overrideConfig: drainguardConfig(options),
     errorOnUnmatchedPattern: false,
   });
+}
+
+declare module 'eslint' {
+  interface Linter {
+    /** Documented in ESLint's Node.js API (Linter#getSuppressedMessages), missing from its type declarations. */
+    getSuppressedMessages(): Linter.SuppressedLintMessage[];
+  }
+}
+
+/** Lints one text as the content of a file (an absolute path). */
+export type TextLint = (text: string, filePath: string) => Promise<ESLint.LintResult>;
+
+/**
+ * Lints with ESLint's core `Linter`, the native parser and drainguard's config: without the ESLint class,
+ * whose file, ignore and config-file machinery costs a quarter of a second to load and which the CLI does
+ * not use (it walks, reads and configures itself). The result is shaped as the ESLint class shapes it.
+ */
+export async function createNativeLint(options: Pick<ESLintSetupOptions, 'ruleOptions'> = {}): Promise<TextLint> {
+  const { Linter } = await import('eslint/universal');
+  // The root as base path, as in createESLint: the config's globs then match every absolute path.
+  const linter = new Linter({ configType: 'flat', cwd: path.parse(process.cwd()).root });
+  const config = drainguardConfig({ ...options, native: true });
+  return async (text, filePath) => {
+    if (isTypeScriptFile(filePath)) await loadTypeScriptScopes();
+    const messages = linter.verify(text, config, { filename: filePath });
+    return makeResult(filePath, messages, linter.getSuppressedMessages(), text);
+  };
 }

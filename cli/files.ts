@@ -13,6 +13,8 @@ const ALWAYS_SKIPPED_DIRECTORIES = ['**/node_modules/**', '**/.git/**'];
 export interface CollectedFiles {
   /** Absolute paths, sorted, without duplicates. */
   files: string[];
+  /** The files named on the command line (not found by walking a directory): they are always parsed. */
+  named: Set<string>;
   /** Arguments (as given) that name nothing on disk. */
   missing: string[];
   /** Files named explicitly whose extension drainguard does not lint (as given). */
@@ -54,6 +56,7 @@ export async function walkDirectory(dir: string): Promise<string[]> {
  */
 export async function collectFiles(paths: readonly string[], cwd: string): Promise<CollectedFiles> {
   const files = new Set<string>();
+  const named = new Set<string>();
   const missing: string[] = [];
   const unsupported: string[] = [];
   for (const given of paths.length > 0 ? paths : ['.']) {
@@ -65,23 +68,29 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
       for (const file of await walkDirectory(absolute)) files.add(file);
     } else if (info.isFile() && isLintablePath(absolute)) {
       files.add(absolute);
+      named.add(absolute);
     } else {
       unsupported.push(given);
     }
   }
-  return { files: [...files].sort(), missing, unsupported };
+  return { files: [...files].sort(), named, missing, unsupported };
 }
 
 /**
  * `collectFiles` for a subcommand: names each missing path and each skipped file on stderr.
  * Returns null when a path is missing (the command then exits 2 without processing anything).
  */
-export async function collectFilesOrReport(command: string, paths: readonly string[], cwd: string): Promise<string[] | null> {
-  const { files, missing, unsupported } = await collectFiles(paths, cwd);
+export async function collectTargetsOrReport(command: string, paths: readonly string[], cwd: string): Promise<Pick<CollectedFiles, 'files' | 'named'> | null> {
+  const { files, named, missing, unsupported } = await collectFiles(paths, cwd);
   for (const given of missing) process.stderr.write(`drainguard ${command}: no such file or directory: ${given}\n`);
   if (missing.length > 0) return null;
   for (const given of unsupported) {
     process.stderr.write(`drainguard ${command}: skipping ${given}: not a ${LINTABLE_EXTENSIONS.join(' ').replace(/ (?=\S+$)/, ' or ')} file\n`);
   }
-  return files;
+  return { files, named };
+}
+
+/** {@link collectTargetsOrReport}, the files alone. */
+export async function collectFilesOrReport(command: string, paths: readonly string[], cwd: string): Promise<string[] | null> {
+  return (await collectTargetsOrReport(command, paths, cwd))?.files ?? null;
 }

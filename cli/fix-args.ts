@@ -1,20 +1,24 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS } from '../rules/contract/drain-options.js';
+import { parseCommandArgs, type CommandSpec, type OptionTable } from './args.js';
+import { RULE_OPTIONS, ruleOptionsFrom, type CliRuleOptions } from './rule-args.js';
 
 export interface FixArgs {
   paths: string[];
   dry: boolean;
   print: boolean;
   json: boolean;
-  drainTimeoutMs: number;
-  /** The drain's byte limit (0 = none). */
-  drainMaxBytes: number;
+  /** The drain's time budget (0 = none); undefined when not given (an existing helper module keeps its own). */
+  drainTimeoutMs?: number;
+  /** The drain's byte limit (0 = none); undefined when not given. */
+  drainMaxBytes?: number;
+  /** Where the helper module the rewritten files import goes (a file, or a directory for drain-body.ts/.js). */
+  helperPath?: string;
   /** 'auto' (default): type-check rewritten TypeScript files that a tsconfig.json applies to; 'on': every TypeScript file; 'off': none. */
   verify: 'auto' | 'on' | 'off';
   /** As `lint --types`: the rule confirms streams with type information. */
   types: boolean;
   /** The rule's options `terminalPatterns` / `closeMethods`, when given (each replaces the defaults, as in an ESLint config). */
-  ruleOptions: { terminalPatterns?: string[]; closeMethods?: string[] };
+  ruleOptions: CliRuleOptions;
   force: boolean;
   help: boolean;
   version: boolean;
@@ -22,68 +26,62 @@ export interface FixArgs {
 
 export type ParsedFixArgs = { ok: true; args: FixArgs } | { ok: false; error: string };
 
-/** Parses `drainguard fix` arguments (strict: unknown options are errors). */
+/** The options of `drainguard fix`: add one here, then read it in parseFixArgs. */
+const FIX_SPEC = {
+  options: {
+    dry: { type: 'boolean' },
+    print: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'drain-timeout-ms': { type: 'string' },
+    'drain-max-bytes': { type: 'string' },
+    'helper-path': { type: 'string' },
+    verify: { type: 'boolean' },
+    'no-verify': { type: 'boolean' },
+    ...RULE_OPTIONS,
+    force: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  },
+  // What other tools take: `--dry-run` and `-n` (git, rsync, make) write nothing; `--diff` (ruff, black) shows the rewrite without writing it.
+  aliases: { '--dry-run': ['--dry'], '-n': ['--dry'], '--diff': ['--dry', '--print'] },
+} as const satisfies CommandSpec<OptionTable>;
+
+/** A whole number >= 0 given as `--name N`, undefined when not given, or an error message. */
+function wholeNumber(name: string, text: string | undefined, unit: string): number | string | undefined {
+  if (text === undefined) return undefined;
+  if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+  return `--${name} takes a whole number of ${unit}, got '${text}'.`;
+}
+
+/** Parses `drainguard fix` arguments (an unknown option is an error that names the closest known one). */
 export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        dry: { type: 'boolean', default: false },
-        print: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        'drain-timeout-ms': { type: 'string', default: String(DEFAULT_DRAIN_TIMEOUT_MS) },
-        'drain-max-bytes': { type: 'string', default: String(DEFAULT_DRAIN_MAX_BYTES) },
-        verify: { type: 'boolean' },
-        'no-verify': { type: 'boolean', default: false },
-        types: { type: 'boolean', default: false },
-        'terminal-pattern': { type: 'string', multiple: true },
-        'close-method': { type: 'string', multiple: true },
-        force: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const parsed = parseCommandArgs(argv, FIX_SPEC);
+  if (!parsed.ok) return parsed;
   const { values, positionals } = parsed;
-  const budgetText = values['drain-timeout-ms'];
-  if (!/^\d+$/.test(budgetText) || !Number.isSafeInteger(Number(budgetText))) {
-    return { ok: false, error: `--drain-timeout-ms takes a whole number of milliseconds (0 = no budget), got '${budgetText}'.` };
-  }
-  const maxBytesText = values['drain-max-bytes'];
-  if (!/^\d+$/.test(maxBytesText) || !Number.isSafeInteger(Number(maxBytesText))) {
-    return { ok: false, error: `--drain-max-bytes takes a whole number of bytes (0 = no byte limit), got '${maxBytesText}'.` };
-  }
+  const drainTimeoutMs = wholeNumber('drain-timeout-ms', values['drain-timeout-ms'], `milliseconds (0 = no budget, default ${DEFAULT_DRAIN_TIMEOUT_MS})`);
+  if (typeof drainTimeoutMs === 'string') return { ok: false, error: drainTimeoutMs };
+  const drainMaxBytes = wholeNumber('drain-max-bytes', values['drain-max-bytes'], `bytes (0 = no byte limit, default ${DEFAULT_DRAIN_MAX_BYTES})`);
+  if (typeof drainMaxBytes === 'string') return { ok: false, error: drainMaxBytes };
+  if (values['helper-path'] === '') return { ok: false, error: '--helper-path takes a path.' };
   if (values.verify && values['no-verify']) return { ok: false, error: '--verify and --no-verify contradict each other.' };
-  for (const pattern of values['terminal-pattern'] ?? []) {
-    try {
-      new RegExp(pattern, 'i');
-    } catch (error) {
-      return { ok: false, error: `--terminal-pattern '${pattern}' is not a regular expression: ${error instanceof Error ? error.message : String(error)}` };
-    }
-  }
-  const ruleOptions: FixArgs['ruleOptions'] = {};
-  if (values['terminal-pattern']) ruleOptions.terminalPatterns = [...new Set(values['terminal-pattern'])];
-  if (values['close-method']) ruleOptions.closeMethods = [...new Set(values['close-method'])];
+  const rule = ruleOptionsFrom(values);
+  if (!rule.ok) return rule;
   return {
     ok: true,
     args: {
       paths: positionals,
-      dry: values.dry,
-      print: values.print,
-      json: values.json,
-      drainTimeoutMs: Number(budgetText),
-      drainMaxBytes: Number(maxBytesText),
+      dry: values.dry ?? false,
+      print: values.print ?? false,
+      json: values.json ?? false,
+      drainTimeoutMs,
+      drainMaxBytes,
+      helperPath: values['helper-path'],
       verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
-      types: values.types,
-      ruleOptions,
-      force: values.force,
-      help: values.help,
-      version: values.version,
+      types: values.types ?? false,
+      ruleOptions: rule.ruleOptions,
+      force: values.force ?? false,
+      help: values.help ?? false,
+      version: values.version ?? false,
     },
   };
 }

@@ -8,6 +8,8 @@ export interface FileReport {
   sites: SiteResult[];
   error?: string;
   diff?: string;
+  /** The run's helper module (the rewritten files import it): created, or added to. */
+  helper?: 'created' | 'updated';
 }
 
 export interface FixSummary {
@@ -29,10 +31,10 @@ export function summarize(files: readonly FileReport[], filesScanned: number): F
   };
 }
 
-/** A unified diff, the shape `--print` shows (and `git apply` accepts). */
-export function unifiedDiff(relativePath: string, before: string, after: string): string {
+/** A unified diff, the shape `--print` shows (and `git apply` accepts); `before` null: a new file. */
+export function unifiedDiff(relativePath: string, before: string | null, after: string): string {
   const name = relativePath.split(path.sep).join('/');
-  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, undefined, undefined, { context: 3 }).replace(/^=+\r?\n/, '');
+  return createTwoFilesPatch(before === null ? '/dev/null' : `a/${name}`, `b/${name}`, before ?? '', after, undefined, undefined, { context: 3 }).replace(/^=+\r?\n/, '');
 }
 
 export function colorDiff(diff: string): string {
@@ -54,6 +56,7 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
   for (const file of files) {
     const shown = path.relative(cwd, file.path) || file.path;
     if (file.error !== undefined) out.push(`${shown}  error  ${file.error}`);
+    else if (file.helper) out.push(`${shown}  helper module ${file.helper}${dry ? ' (not written)' : ''}`);
     for (const site of file.sites) {
       out.push(`${shown}:${site.line}:${site.column}  ${site.status}${site.reason ? `  ${site.reason}` : ''}`);
     }
@@ -64,3 +67,7 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
   out.push(dry ? `${totals} (dry run: nothing written)` : totals);
   return `${out.join('\n')}\n`;
 }
+
+/** The last line of `fix --print` (on stderr, so stdout stays a patch) when something was fixed. */
+export const PROVE_POINTER =
+  'next: drainguard prove -- <a command that makes your calls to $DRAINGUARD_URL> shows the connections they open and how they return from hostile bodies (drainguard prove --help)\n';

@@ -10,8 +10,10 @@ export class RewriteVerifier {
   private readonly projects = new Map<string, Project>();
   private tsMorph: typeof import('ts-morph') | undefined;
 
-  async addedDiagnostics(filePath: string, before: string, after: string): Promise<string[]> {
+  /** `alongside`: files the rewrite adds that the rewritten file imports (the helper module), checked with it. */
+  async addedDiagnostics(filePath: string, before: string, after: string, alongside: ReadonlyArray<{ path: string; text: string }> = []): Promise<string[]> {
     const project = await this.projectFor(filePath);
+    const added = alongside.map((file) => project.createSourceFile(file.path, file.text, { overwrite: true }));
     const check = (text: string): string[] => {
       const file = project.createSourceFile(filePath, text, { overwrite: true });
       const messages = file.getPreEmitDiagnostics().map((diagnostic) => {
@@ -23,13 +25,23 @@ export class RewriteVerifier {
     };
     const old = check(before);
     const remaining = [...old];
-    const added: string[] = [];
+    const diagnostics: string[] = [];
     for (const message of check(after)) {
       const index = remaining.indexOf(message);
       if (index >= 0) remaining.splice(index, 1);
-      else added.push(message);
+      else diagnostics.push(message);
     }
-    return added;
+    for (const file of added) project.removeSourceFile(file);
+    return diagnostics;
+  }
+
+  /** The diagnostics of a new file (the helper module) checked in the project of `near`. */
+  async diagnosticsOf(filePath: string, text: string, near: string): Promise<string[]> {
+    const project = await this.projectFor(near);
+    const file = project.createSourceFile(filePath, text, { overwrite: true });
+    const messages = file.getPreEmitDiagnostics().map((diagnostic) => `TS${diagnostic.getCode()}: ${this.tsMorph!.ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, ' ')}`);
+    project.removeSourceFile(file);
+    return messages;
   }
 
   private async projectFor(filePath: string): Promise<Project> {

@@ -1,22 +1,40 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../rules/parser-options.js';
-import { rewrite } from '../codemods/rewrite.js';
+import { drainBounds, type DrainBounds } from '../rules/contract/drain-options.js';
+import { rewrite, type SiteResult } from '../codemods/rewrite.js';
+import { HELPER_MODULE_NAME, extendHelperModule, helperModuleText } from '../codemods/helper-module.js';
+import type { PieceName } from '../codemods/helpers.js';
+import { detectStyle, styleSettingsFor } from '../codemods/style.js';
 import { collectFilesOrReport } from './files.js';
-import { mayReport } from './for-await-check.js';
+import { prefilterFor } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
-import { colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
-import { diffPath, diffRoot } from './diff-paths.js';
+import { formatRewrite } from './fix-format.js';
+import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
+import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
+import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
-import { dirtyWorkTrees } from './git-clean.js';
+import { dirtyFiles } from './git-clean.js';
 import { rewritePython } from '../codemods/python/rewrite.js';
 import { isPythonPath, mayReportPython } from './python-files.js';
 import { FIX_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
 const CLEAR_LINE = '\r\u001b[2K';
+
+/** One file after the rewrite, before anything is written. */
+interface Rewritten {
+  file: string;
+  source: string;
+  /** The text to write, or null when the file stays as it is. */
+  output: string | null;
+  sites: SiteResult[];
+  /** What the output imports from the helper module. */
+  helperPieces: PieceName[];
+  error?: string;
+}
 
 /** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal. */
 export async function runFix(argv: readonly string[]): Promise<number> {
@@ -38,16 +56,22 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   const cwd = process.cwd();
   const files = await collectFilesOrReport('fix', args.paths, cwd);
   if (!files) return 2;
-  if (!args.dry && !args.force) {
-    const dirty = await dirtyWorkTrees(new Set([cwd, ...files.map((file) => path.dirname(file))]));
-    if (dirty.length > 0) {
-      process.stderr.write(
-        `drainguard fix: refusing to rewrite files: the git work tree ${dirty.join(', ')} has uncommitted changes.\n` +
-          `Commit or stash them first so the rewrite can be reviewed as its own diff, or pass --force to rewrite anyway (--dry shows what would change).\n`,
-      );
-      return 2;
-    }
+  const choices = await chooseHelperModules(
+    files.filter((file) => !isPythonPath(file)),
+    args.helperPath,
+    cwd,
+  );
+  if ('error' in choices) {
+    process.stderr.write(`drainguard fix: ${choices.error}\n`);
+    return 2;
   }
+  const choiceOf = new Map(choices.flatMap((choice) => choice.files.map((file) => [file, choice] as const)));
+  // An existing helper module keeps its limits unless they are given; the drains that import it run with them.
+  const boundsOf = (choice: HelperChoice | undefined): DrainBounds =>
+    drainBounds({
+      drainTimeoutMs: args.drainTimeoutMs ?? choice?.existing?.bounds.drainTimeoutMs,
+      drainMaxBytes: args.drainMaxBytes ?? choice?.existing?.bounds.drainMaxBytes,
+    });
 
   let interrupted = false;
   const onSigint = (): void => {
@@ -55,32 +79,107 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   const progress = process.stderr.isTTY && !args.json;
-  const verifier = args.verify === 'off' ? undefined : new RewriteVerifier();
-  const diffAt = args.print ? await diffRoot(cwd, files) : undefined;
-  if (diffAt && !diffAt.isCwd && !args.json) {
-    process.stderr.write(`drainguard fix: the diff paths are relative to ${diffAt.root} (not every file is under this directory): apply the diff there.\n`);
-  }
-  const patchRoot = diffAt?.root;
-  const reports: FileReport[] = [];
-  const color = stdoutSupportsColor();
+  const rewritten: Rewritten[] = [];
   let scanned = 0;
   try {
     for (const file of files) {
       if (interrupted) break;
       scanned++;
       if (progress) process.stderr.write(`${CLEAR_LINE}[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
-      const report = await fixFile(file, args, verifier, patchRoot);
-      if (!report) continue;
-      reports.push(report);
-      if (report.diff && !args.json) {
-        // Both go to the terminal: erase the progress line first, or the diff's first line is drawn over it.
-        if (progress) process.stderr.write(CLEAR_LINE);
-        process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
+      const choice = choiceOf.get(file);
+      const result = await rewriteFile(file, args, boundsOf(choice), choice?.path);
+      if (result) rewritten.push(result);
+    }
+    if (!interrupted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice));
+  } finally {
+    if (progress) process.stderr.write(CLEAR_LINE);
+  }
+
+  const verifier = args.verify === 'off' ? undefined : new RewriteVerifier();
+  const finishModules = async (check: RewriteVerifier | undefined): Promise<ModuleText[]> => {
+    const modules: ModuleText[] = [];
+    for (const choice of choices) {
+      const module = await finishHelperModule(choice, rewritten, args, boundsOf(choice), check);
+      if (module) modules.push(module);
+    }
+    return modules;
+  };
+  let modules = interrupted ? [] : await finishModules(verifier);
+  const moduleOf = (entry: Rewritten): ModuleText | undefined => modules.find((module) => module.path === choiceOf.get(entry.file)?.path);
+  const reports: FileReport[] = [];
+  const toWrite = rewritten.filter((entry) => entry.output !== null);
+  if (!interrupted) {
+    for (const entry of toWrite) entry.output = (await formatRewrite(entry.file, entry.source, entry.output!)).text;
+    if (verifier) {
+      for (const entry of toWrite) await verifyTypes(entry, args, verifier, moduleOf(entry) ?? null);
+      // Only what the files that stay rewritten import.
+      modules = await finishModules(undefined);
+    }
+  }
+  const writing = rewritten.filter((entry) => entry.output !== null);
+  if (!interrupted && !args.dry && !args.force) {
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file)]);
+    if (dirty.length > 0) {
+      process.off('SIGINT', onSigint);
+      const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
+      process.stderr.write(
+        `drainguard fix: refusing to rewrite ${dirty.length === 1 ? 'a file that has' : 'files that have'} uncommitted changes: ${named}.\n` +
+          `Commit or stash ${dirty.length === 1 ? 'it' : 'them'} first so the rewrite can be reviewed as its own diff, or pass --force to rewrite anyway (--dry shows what would change).\n`,
+      );
+      return 2;
+    }
+  }
+
+  const patchRoot = args.print ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path)]) : undefined;
+  if (patchRoot && !patchRoot.isCwd && !args.json) {
+    process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
+  }
+  const color = stdoutSupportsColor();
+  const show = (report: FileReport): void => {
+    if (!report.diff || args.json) return;
+    process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
+  };
+  const unwritten = new Set<string>();
+  for (const module of modules) {
+    const report: FileReport = { path: module.path, changed: true, sites: [], helper: module.existing ? 'updated' : 'created' };
+    if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, module.path), module.existing?.text ?? null, module.text);
+    if (!args.dry && !interrupted) {
+      try {
+        await mkdir(path.dirname(module.path), { recursive: true });
+        await writeFileAtomic(module.path, module.text, { encoding: 'utf8' });
+      } catch (error) {
+        report.changed = false;
+        report.error = `cannot write: ${messageOf(error)}`;
+        unwritten.add(module.path);
       }
+    }
+    reports.push(report);
+    show(report);
+  }
+  try {
+    for (const entry of rewritten) {
+      const report: FileReport = { path: entry.file, changed: false, sites: entry.sites, ...(entry.error ? { error: entry.error } : {}) };
+      reports.push(report);
+      if (entry.output === null) continue;
+      if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, entry.file), entry.source, entry.output);
+      if (entry.helperPieces.length > 0 && unwritten.has(choiceOf.get(entry.file)?.path ?? '')) {
+        report.error = 'not written: the helper module it imports could not be written';
+        continue;
+      }
+      if (!args.dry) {
+        if (interrupted) break;
+        try {
+          await writeFileAtomic(entry.file, entry.output, { encoding: 'utf8' });
+        } catch (error) {
+          report.error = `cannot write: ${messageOf(error)}`;
+          continue;
+        }
+      }
+      report.changed = true;
+      show(report);
     }
   } finally {
     process.off('SIGINT', onSigint);
-    if (progress) process.stderr.write(CLEAR_LINE);
   }
 
   const summary = summarize(reports, scanned);
@@ -90,6 +189,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   } else {
     // With --print, stdout is the patch alone (`fix --dry --print > p.diff && git apply p.diff`).
     (args.print ? process.stderr : process.stdout).write(humanReport(reports, summary, cwd, args.dry));
+    if (args.print && summary.fixed > 0) process.stderr.write(PROVE_POINTER);
   }
   if (interrupted) {
     process.stderr.write(`drainguard fix: interrupted after ${scanned} of ${files.length} files; every file is either unchanged or fully rewritten.\n`);
@@ -98,48 +198,83 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   return summary.manual > 0 || summary.errors > 0 ? 1 : 0;
 }
 
-async function fixFile(
-  file: string,
-  args: { dry: boolean; drainTimeoutMs: number; drainMaxBytes: number; verify: 'auto' | 'on' | 'off'; types: boolean; ruleOptions: FixArgs['ruleOptions'] },
-  verifier: RewriteVerifier | undefined,
-  patchRoot: string | undefined,
-): Promise<FileReport | null> {
+/** The rewrite of one file in memory (null for a file that cannot hold a site). */
+async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined): Promise<Rewritten | null> {
   let source: string;
   try {
     source = await readFile(file, 'utf8');
   } catch (error) {
-    return { path: file, changed: false, sites: [], error: `cannot read: ${messageOf(error)}` };
+    return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source, args.ruleOptions) : !mayReport(source, file)) return null;
+  if (python ? !mayReportPython(source, args.ruleOptions) : !prefilterFor(args.ruleOptions.closeMethods)(source, file)) return null;
   const result = python
-    ? await rewritePython(source, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, ruleOptions: args.ruleOptions, filePath: file })
-    : rewrite(source, file, { drainTimeoutMs: args.drainTimeoutMs, drainMaxBytes: args.drainMaxBytes, types: args.types, ruleOptions: args.ruleOptions });
-  if (result.parseError) return { path: file, changed: false, sites: [], error: `cannot parse: ${result.parseError}` };
+    ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
+    : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });
+  if (result.parseError) return { file, source, output: null, sites: [], helperPieces: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
-  const report: FileReport = { path: file, changed: false, sites: result.sites };
-  if (result.output === null) return report;
+  return { file, source, output: result.output, sites: result.sites, helperPieces: result.helperPieces ?? [] };
+}
 
-  // Verification is on by default where a tsconfig.json applies (--verify: also elsewhere, with strict defaults).
-  if (verifier && isTypeScriptPath(file) && (args.verify === 'on' || hasTsconfig(file))) {
-    const added = await verifier.addedDiagnostics(file, source, result.output);
-    if (added.length > 0) {
-      const reason = `rolled back: the rewrite adds a TypeScript diagnostic: ${added[0]}`;
-      report.sites = result.sites.map((site) => (site.status === 'fixed' ? { line: site.line, column: site.column, status: 'manual', reason } : site));
-      return report;
+/**
+ * A new helper module goes to the common directory of its package's files that change (not of every file scanned):
+ * where that is not where the rewrite assumed it, those files are rewritten again for its path.
+ */
+async function placeHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds): Promise<void> {
+  if (helper.fixed) return;
+  const changed = rewritten.filter((entry) => entry.output !== null && helper.files.includes(entry.file));
+  if (changed.length === 0) return;
+  const placed = path.join(commonAncestor(changed.map((entry) => path.dirname(entry.file))), `${HELPER_MODULE_NAME}${helperExtension(changed.map((entry) => entry.file))}`);
+  if (placed === helper.path) return;
+  helper.path = placed;
+  for (const entry of changed) {
+    const again = await rewriteFile(entry.file, args, bounds, placed);
+    if (again) Object.assign(entry, again);
+  }
+}
+
+interface ModuleText {
+  path: string;
+  text: string;
+  existing: HelperChoice['existing'];
+}
+
+/**
+ * A helper module's new text: the pieces every file that imports it uses (added to an existing module, whose own
+ * text stays), laid out like the first of those files and the repository's settings, formatted with its formatter;
+ * null where nothing changes. A TypeScript module that does not type-check in the project rolls back its importers.
+ */
+async function finishHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds, verifier: RewriteVerifier | undefined): Promise<ModuleText | null> {
+  const importers = rewritten.filter((entry) => entry.output !== null && entry.helperPieces.length > 0 && helper.files.includes(entry.file));
+  if (importers.length === 0) return null;
+  const pieces = new Set(importers.flatMap((entry) => entry.helperPieces));
+  const style = detectStyle(importers[0].source.replace(/^\uFEFF/, ''), isTypeScriptPath(helper.path), styleSettingsFor(helper.path));
+  const explicit = args.drainTimeoutMs !== undefined || args.drainMaxBytes !== undefined;
+  const text = helper.existing ? extendHelperModule(helper.existing, pieces, style, explicit ? bounds : undefined) : helperModuleText(pieces, style, bounds);
+  if (text === null) return null;
+  const formatted = (await formatRewrite(helper.path, null, text)).text;
+  if (verifier && isTypeScriptPath(helper.path) && (args.verify === 'on' || hasTsconfig(helper.path))) {
+    const [diagnostic] = await verifier.diagnosticsOf(helper.path, formatted, importers[0].file);
+    if (diagnostic !== undefined) {
+      for (const entry of importers) rollBack(entry, `rolled back: the helper module ${path.basename(helper.path)} does not type-check here: ${diagnostic}`);
+      return null;
     }
   }
-  if (patchRoot !== undefined) report.diff = unifiedDiff(diffPath(patchRoot, file), source, result.output);
-  if (!args.dry) {
-    try {
-      await writeFileAtomic(file, result.output, { encoding: 'utf8' });
-    } catch (error) {
-      report.error = `cannot write: ${messageOf(error)}`;
-      return report;
-    }
-  }
-  report.changed = true;
-  return report;
+  return { path: helper.path, text: formatted, existing: helper.existing };
+}
+
+/** Type-checks a rewritten TypeScript file (by default where a tsconfig.json applies): a rewrite that adds a diagnostic is rolled back. */
+async function verifyTypes(entry: Rewritten, args: FixArgs, verifier: RewriteVerifier, module: ModuleText | null): Promise<void> {
+  if (entry.output === null || !isTypeScriptPath(entry.file) || !(args.verify === 'on' || hasTsconfig(entry.file))) return;
+  const alongside = module && entry.helperPieces.length > 0 ? [{ path: module.path, text: module.text }] : [];
+  const [added] = await verifier.addedDiagnostics(entry.file, entry.source, entry.output, alongside);
+  if (added !== undefined) rollBack(entry, `rolled back: the rewrite adds a TypeScript diagnostic: ${added}`);
+}
+
+function rollBack(entry: Rewritten, reason: string): void {
+  entry.output = null;
+  entry.helperPieces = [];
+  entry.sites = entry.sites.map((site) => (site.status === 'fixed' ? { line: site.line, column: site.column, status: 'manual', reason } : site));
 }
 
 function messageOf(error: unknown): string {

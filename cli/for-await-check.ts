@@ -1,9 +1,7 @@
-import { tokenizer, type Token } from 'acorn';
-import { closeCandidatePattern, explicitCloseEvidence } from '../rules/analysis/prefilter.js';
+import { createRequire } from 'node:module';
+import type { Token } from 'acorn';
+import { DEFAULT_CLOSE_METHODS, closeCandidatePattern, explicitCloseEvidence } from '../rules/analysis/prefilter.js';
 
-const CLOSE_CANDIDATE = closeCandidatePattern();
-/** The pre-filter without its `for await` and `__asyncValues` alternatives: evidence of an explicit close. */
-const EXPLICIT_CLOSE_EVIDENCE = explicitCloseEvidence();
 const JSX_FILE = /\.[jt]sx$/i;
 
 const FOR_AWAIT = /for\s+await\b/g;
@@ -11,13 +9,33 @@ const FOR_AWAIT = /for\s+await\b/g;
 const DOWNLEVELED_FOR_AWAIT = /\bfor\s*\(\s*var\s[^;]{0,400}?\b__asyncValues\b/g;
 const TOKENIZER_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true } as const;
 
+type Tokenizer = typeof import('acorn').tokenizer;
+let loadedTokenizer: Tokenizer | undefined;
+
 /**
- * The CLI's pre-filter (lint and fix): whether a file's text can hold a close the rule reports.
- * A file it rules out is not parsed. The text test first, then the token check below.
+ * acorn's tokenizer, loaded when a file first needs it, as CommonJS: the same module instance espree (and
+ * so ESLint) loads, instead of a second copy of acorn's code from its ES module build.
  */
-export function mayReport(text: string, filePath: string): boolean {
-  return CLOSE_CANDIDATE.test(text) && mayHoldImplicitClose(text, filePath);
+function tokenizer(...args: Parameters<Tokenizer>): ReturnType<Tokenizer> {
+  loadedTokenizer ??= (createRequire(import.meta.url)('acorn') as typeof import('acorn')).tokenizer;
+  return loadedTokenizer(...args);
 }
+
+export type Prefilter = (text: string, filePath: string) => boolean;
+
+/**
+ * The CLI's pre-filter (lint and fix) for the rule's close methods: whether a file's text can hold a
+ * close the rule reports. A file it rules out is not parsed. The text test first, then the token check below.
+ */
+export function prefilterFor(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): Prefilter {
+  const candidate = closeCandidatePattern(closeMethods);
+  // The candidate test without its `for await` and `__asyncValues` alternatives: evidence of an explicit close.
+  const explicitClose = explicitCloseEvidence(closeMethods);
+  return (text, filePath) => candidate.test(text) && mayHoldImplicitClose(text, filePath, explicitClose);
+}
+
+/** The pre-filter for the default close methods. */
+export const mayReport: Prefilter = prefilterFor();
 
 /**
  * For a file that passed the pre-filter only because of `for await` or its downleveled form (no close
@@ -26,8 +44,8 @@ export function mayReport(text: string, filePath: string): boolean {
  * strings) and says whether some body holds such a jump. Anything it cannot be sure of answers true:
  * other close evidence, JSX, a tokenizer error, a body that is not a block.
  */
-export function mayHoldImplicitClose(text: string, filePath: string): boolean {
-  if (EXPLICIT_CLOSE_EVIDENCE.test(text) || JSX_FILE.test(filePath)) return true;
+export function mayHoldImplicitClose(text: string, filePath: string, explicitClose = explicitCloseEvidence()): boolean {
+  if (explicitClose.test(text) || JSX_FILE.test(filePath)) return true;
   // Fast: each place the text says `for await` (or `for (var … __asyncValues`), tokenized from there to the end of the loop body.
   const starts = [...Array.from(text.matchAll(FOR_AWAIT), (match) => match.index), ...Array.from(text.matchAll(DOWNLEVELED_FOR_AWAIT), (match) => match.index)];
   if (!starts.some((start) => loopMayJumpOut(text, start))) return false;

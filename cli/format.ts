@@ -28,6 +28,6 @@ export async function formatResults(
   if (format === 'json') return JSON.stringify(results);
   if (results.every((result) => result.messages.length === 0)) return '';
   const { createESLint } = await import('./eslint-setup.js');
-  const formatter = await createESLint({ cwd: options.cwd }).loadFormatter(format);
+  const formatter = await (await createESLint({ cwd: options.cwd })).loadFormatter(format);
   return formatter.format(results, { color: options.color });
 }

@@ -1,40 +1,54 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, type CommandSpec, type OptionTable } from './args.js';
 import { FORMATS, isFormat, type Format } from './format.js';
+import { RULE_OPTIONS, ruleOptionsFrom, type CliRuleOptions } from './rule-args.js';
 
 export interface LintArgs {
   paths: string[];
   format: Format;
   types: boolean;
+  ruleOptions: CliRuleOptions;
+  /** `--color` / `--no-color`; undefined: colors on a terminal that has them, unless NO_COLOR is set. */
+  color: boolean | undefined;
   help: boolean;
   version: boolean;
 }
 
 export type ParsedLintArgs = { ok: true; args: LintArgs } | { ok: false; error: string };
 
-/** Parses `drainguard lint` arguments (strict: unknown options are errors). */
+const LINT_SPEC = {
+  options: {
+    format: { type: 'string', short: 'f' },
+    ...RULE_OPTIONS,
+    color: { type: 'boolean' },
+    'no-color': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  },
+  // What ESLint and other linters take: `--json` is `--format json`.
+  aliases: { '--json': ['--format', 'json'] },
+  hints: { '--fix': "lint only reports: 'drainguard fix' rewrites the sites" },
+} as const satisfies CommandSpec<OptionTable>;
+
+/** Parses `drainguard lint` arguments (an unknown option is an error that names the closest known one). */
 export function parseLintArgs(argv: readonly string[]): ParsedLintArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string', short: 'f', default: 'stylish' },
-        types: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const parsed = parseCommandArgs(argv, LINT_SPEC);
+  if (!parsed.ok) return parsed;
   const { values, positionals } = parsed;
-  if (!isFormat(values.format)) {
-    return { ok: false, error: `Unknown format '${values.format}': use one of ${FORMATS.join(', ')}.` };
-  }
+  const format = values.format ?? 'stylish';
+  if (!isFormat(format)) return { ok: false, error: `unknown format '${format}' (use ${FORMATS.slice(0, -1).join(', ')} or ${FORMATS.at(-1)})` };
+  if (values.color && values['no-color']) return { ok: false, error: '--color and --no-color contradict each other.' };
+  const rule = ruleOptionsFrom(values);
+  if (!rule.ok) return rule;
   return {
     ok: true,
-    args: { paths: positionals, format: values.format, types: values.types, help: values.help, version: values.version },
+    args: {
+      paths: positionals,
+      format,
+      types: values.types ?? false,
+      ruleOptions: rule.ruleOptions,
+      color: values.color ? true : values['no-color'] ? false : undefined,
+      help: values.help ?? false,
+      version: values.version ?? false,
+    },
   };
 }

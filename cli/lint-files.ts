@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
-import { mayReport } from './for-await-check.js';
+import { prefilterFor } from './for-await-check.js';
 import { OxlintEngine, type OxlintRun, type SourceFile } from './oxlint-engine.js';
 import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js';
 import { cleanResult, unreadableResult } from './results.js';
+import type { CliRuleOptions } from './rule-args.js';
 import { TextLinter } from './text-linter.js';
 
 export interface LintFilesOptions {
@@ -11,15 +12,21 @@ export interface LintFilesOptions {
   cwd: string;
   /** Type-aware linting (`--types`): always through ESLint (oxlint gives JS plugins no type information). */
   types?: boolean;
+  /** The rule options given on the command line (`--terminal-pattern`, `--close-method`). */
+  ruleOptions?: CliRuleOptions;
   /**
    * Skip parsing files whose text cannot contain a close (default true). Turning it off
    * (`DRAINGUARD_NO_PREFILTER=1` in the CLI) is a debugging aid: the results must not change.
    */
   prefilter?: boolean;
+  /** Files named on the command line: always parsed, so their syntax errors are reported. */
+  named?: ReadonlySet<string>;
   /**
-   * `oxlint`: run the rule through oxlint's JS plugin host, and through ESLint for the files oxlint
-   * leaves (see OxlintEngine); `eslint`: ESLint only; `auto` (default): oxlint when it is installed
-   * and the files to parse are big enough to repay starting it. The reports are the same.
+   * `native`: ESLint in this process, parsing with oxc-parser (cli/lint-native-parser.ts); `eslint`:
+   * ESLint in this process with the usual parsers (espree, typescript-eslint's); `oxlint`: the rule
+   * through oxlint's JS plugin host, and natively in process for the files oxlint leaves (see
+   * OxlintEngine); `auto` (default): oxlint when it is installed and costs less than linting in
+   * process (oxlintIsCheaper), else native. The reports are the same.
    */
   engine?: Engine;
   /**
@@ -31,14 +38,29 @@ export interface LintFilesOptions {
   suggestions?: boolean;
 }
 
-export type Engine = 'auto' | 'eslint' | 'oxlint';
-export const ENGINES: readonly Engine[] = ['auto', 'eslint', 'oxlint'];
+export type Engine = 'auto' | 'native' | 'eslint' | 'oxlint';
+export const ENGINES: readonly Engine[] = ['auto', 'native', 'eslint', 'oxlint'];
 
 /**
- * Below this much text to parse, ESLint in this process finishes before an oxlint process has
- * started (about 0.1 s of CPU, more wall time on a busy machine): a pre-commit hook on a few files.
+ * What each engine costs, in CPU milliseconds on this project's 2-core machine (bench/RESULTS.md, issue
+ * 19): in process, loading ESLint's Linter, the parser and the plugin's first run, then per KB of text;
+ * through oxlint, starting a process (Node, oxlint, its plugin host and drainguard's plugin), then per
+ * KB, shared between two processes that run beside this one.
  */
-const OXLINT_MIN_BYTES = 256 * 1024;
+const IN_PROCESS_START_MS = 150;
+const IN_PROCESS_MS_PER_KB = 2.4;
+const OXLINT_START_MS = 300;
+const OXLINT_MS_PER_KB = 1.6 / 2;
+
+/**
+ * Whether oxlint lints `bytes` of text sooner than this process would: by what each costs, not by bytes
+ * alone. In process, ESLint's start is paid only once: not at all when some file needs ESLint anyway.
+ */
+function oxlintIsCheaper(bytes: number, eslintLoadedAnyway: boolean): boolean {
+  const kb = bytes / 1024;
+  const inProcess = (eslintLoadedAnyway ? 0 : IN_PROCESS_START_MS) + IN_PROCESS_MS_PER_KB * kb;
+  return OXLINT_START_MS + OXLINT_MS_PER_KB * kb < inProcess;
+}
 
 export interface LintedFiles {
   /** One result per file, in the order given. */
@@ -54,13 +76,14 @@ export interface LintedFiles {
  * ESLint lints the others here; a file oxlint leaves (it does not parse there) is linted by ESLint.
  */
 export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<LintedFiles> {
-  const prefilter = options.prefilter ?? true;
+  const mayReport = prefilterFor(options.ruleOptions?.closeMethods);
+  const named = options.named ?? new Set<string>();
   const engine = options.types ? 'eslint' : (options.engine ?? 'auto');
   const results = new Map<string, ESLint.LintResult>();
   let linter: TextLinter | undefined;
   const eslintResults: ESLint.LintResult[] = [];
   const lintWithESLint = async ({ filePath, text }: SourceFile): Promise<void> => {
-    linter ??= new TextLinter({ cwd: options.cwd, types: options.types });
+    linter ??= new TextLinter({ cwd: options.cwd, types: options.types, ruleOptions: options.ruleOptions, native: engine !== 'eslint' });
     eslintResults.push(await linter.lint(text, filePath));
   };
 
@@ -75,7 +98,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   let parsed = 0;
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
-  for (const filePath of engine === 'eslint' ? files : biggestFirst(files)) {
+  const inProcessOnly = engine === 'eslint' || engine === 'native';
+  const order = inProcessOnly ? files : biggestFirst(files);
+  for (const [index, filePath] of order.entries()) {
+    const filesLeftToRead = order.length - index - 1;
     let text: string;
     try {
       text = readFileSync(filePath, 'utf8');
@@ -83,10 +109,11 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.set(filePath, unreadableResult(filePath, error));
       continue;
     }
+    const prefilter = options.prefilter !== false && !named.has(filePath);
     if (isPythonPath(filePath)) {
-      // Python files have their own front end (rules/python), in process.
-      if (!prefilter || mayReportPython(text)) parsed++;
-      results.set(filePath, await lintPythonFile(text, filePath, prefilter));
+      // Python files have their own front end (rules/python), in process, with the same rule options.
+      if (!prefilter || mayReportPython(text, options.ruleOptions)) parsed++;
+      results.set(filePath, await lintPythonFile(text, filePath, prefilter, options.ruleOptions));
       continue;
     }
     if (prefilter && !mayReport(text, filePath)) {
@@ -95,19 +122,19 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     }
     parsed++;
     const file = { filePath, text };
-    if (engine === 'eslint' || !OxlintEngine.accepts(text)) {
+    if (inProcessOnly || !OxlintEngine.accepts(filePath, text)) {
       forESLint.push(file);
     } else if (oxlint) {
-      oxlint.add(file);
+      oxlint.add(file, filesLeftToRead);
       handed.push(file);
     } else {
       held.push(file);
       heldBytes += text.length;
-      if (!oxlintMissing && (engine === 'oxlint' || heldBytes >= OXLINT_MIN_BYTES)) {
-        oxlint = OxlintEngine.find()?.start(options.cwd) ?? null;
+      if (!oxlintMissing && (engine === 'oxlint' || oxlintIsCheaper(heldBytes, forESLint.length > 0))) {
+        oxlint = OxlintEngine.find()?.start(options.cwd, options.ruleOptions) ?? null;
         oxlintMissing = oxlint === null;
         for (const waiting of oxlint ? held.splice(0) : []) {
-          oxlint!.add(waiting);
+          oxlint!.add(waiting, filesLeftToRead);
           handed.push(waiting);
         }
       }

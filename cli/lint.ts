@@ -1,4 +1,4 @@
-import { collectFilesOrReport } from './files.js';
+import { collectTargetsOrReport } from './files.js';
 import { formatResults, stdoutSupportsColor } from './format.js';
 import { parseLintArgs } from './lint-args.js';
 import { ENGINES, lintFiles, type Engine } from './lint-files.js';
@@ -36,17 +36,20 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   }
 
   const cwd = process.cwd();
-  const files = await collectFilesOrReport('lint', args.paths, cwd);
-  if (!files) return 2;
+  const targets = await collectTargetsOrReport('lint', args.paths, cwd);
+  if (!targets) return 2;
+  const { files, named } = targets;
 
   const { results, parsed: parsedCount } = await lintFiles(files, {
     cwd,
     types: args.types,
+    ruleOptions: args.ruleOptions,
     prefilter: process.env.DRAINGUARD_NO_PREFILTER !== '1',
+    named,
     engine,
     suggestions: args.format === 'json',
   });
-  const output = await formatResults(results, args.format, { cwd, color: stdoutSupportsColor() });
+  const output = await formatResults(results, args.format, { cwd, color: args.color ?? stdoutSupportsColor() });
   if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format.
   if (args.format === 'stylish') process.stderr.write(lintSummary({ found: files.length, parsed: parsedCount }, results));

@@ -9,20 +9,27 @@ import { RULE_ID, ruleModule } from './rule-id.js';
 import { needsESLintDirectives } from './lint-directives.js';
 import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
 import { makeResult } from './results.js';
+import { ruleEntry, type CliRuleOptions } from './rule-args.js';
 
 /** The code oxlint gives drainguard's reports: `<plugin>(<rule>)`. */
 const OXLINT_CODE = RULE_ID.replace(/^([^/]+)\/(.+)$/, '$1($2)');
 /**
- * An oxlint process starts once this much text (or this many paths, on its command line) is
- * waiting. The first one starts early, on the biggest files (the caller reads those first), and
- * runs while the caller reads the rest; each process costs about 0.1 s of CPU to start, so the rest
- * goes to as few as possible.
+ * oxlint runs at a time. Each one parses on every core but runs JS plugins on one thread: two share the
+ * rule's work between two threads, as oxlint alone cannot.
  */
-const FIRST_BATCH_BYTES = 1024 * 1024;
+const CONCURRENT_RUNS = 2;
+/**
+ * A batch starts before the caller has read every file only when it is big (one large bundle can take
+ * oxlint seconds) and many files are left to read (the reading then overlaps with oxlint's work); each
+ * process costs about 0.1-0.3 s of CPU to start, so the rest goes to as few processes as possible.
+ */
+const EARLY_BATCH_BYTES = 1024 * 1024;
+const EARLY_BATCH_MIN_FILES_LEFT = 2000;
+/** Below this much text a part of the last batch does not repay a process of its own. */
+const PART_MIN_BYTES = 256 * 1024;
+/** Limits of one batch: the command line's length, and memory. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_FILES = 500;
-/** oxlint runs at a time (each one uses every core). */
-const CONCURRENT_RUNS = 2;
 /**
  * How long an oxlint process may take before it is killed and ESLint lints its files instead: far
  * above what a batch needs (about 2 s of CPU per MB on a slow machine), so only a stuck process
@@ -69,19 +76,22 @@ export class OxlintEngine {
     }
   }
 
-  /** Whether a file can go to oxlint at all (see needsESLintDirectives). */
-  static accepts(text: string): boolean {
-    return !needsESLintDirectives(text);
+  /**
+   * Whether a file can go to oxlint at all (see needsESLintDirectives). oxlint silently skips files named as minified
+   * (`x.min.js`, `x-min.js`, `x_min.js`), which would then read as clean: those go to ESLint.
+   */
+  static accepts(filePath: string, text: string): boolean {
+    return !/[._-]min\.[^./\\]+$/i.test(filePath) && !needsESLintDirectives(text);
   }
 
   /** Starts a run that takes files as they are found (see OxlintRun). */
-  start(cwd: string): OxlintRun {
-    return new OxlintRun(this, cwd);
+  start(cwd: string, ruleOptions: CliRuleOptions = {}): OxlintRun {
+    return new OxlintRun(this, cwd, ruleOptions);
   }
 
-  /** Only drainguard's rule: no built-in plugin, no category of oxlint's own rules. */
-  config(): object {
-    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: 'error' } };
+  /** Only drainguard's rule, with the given options: no built-in plugin, no category of oxlint's own rules. */
+  config(ruleOptions: CliRuleOptions = {}): object {
+    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: ruleEntry(ruleOptions) } };
   }
 
   /**
@@ -125,10 +135,11 @@ export class OxlintRun {
   constructor(
     private readonly engine: OxlintEngine,
     private readonly cwd: string,
+    ruleOptions: CliRuleOptions,
   ) {
     this.configDir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-'));
     this.config = path.join(this.configDir, 'oxlintrc.json');
-    writeFileSync(this.config, JSON.stringify(engine.config()));
+    writeFileSync(this.config, JSON.stringify(engine.config(ruleOptions)));
   }
 
   /** oxlint processes started so far (counted where a process is started, not where a batch is queued). */
@@ -136,18 +147,25 @@ export class OxlintRun {
     return this.spawnedRuns;
   }
 
-  add(file: SourceFile): void {
+  /** Adds a file to the waiting batch; `filesLeftToRead` says how long the caller will go on reading. */
+  add(file: SourceFile, filesLeftToRead = 0): void {
     this.batch.push(file);
     this.bytes += file.text.length;
-    if (this.bytes >= (this.flushes === 0 ? FIRST_BATCH_BYTES : BATCH_BYTES) || this.batch.length >= BATCH_FILES) this.flush();
+    const early = this.flushes === 0 && this.bytes >= EARLY_BATCH_BYTES && filesLeftToRead >= EARLY_BATCH_MIN_FILES_LEFT;
+    if (early || this.bytes >= BATCH_BYTES || this.batch.length >= BATCH_FILES) this.flush();
   }
 
   /**
    * Results shaped exactly as ESLint's for the files oxlint handled; a file it leaves out (it does
-   * not parse there, or oxlint failed) is for the ESLint path to lint.
+   * not parse there, or oxlint failed) is for the ESLint path to lint. The waiting batch is shared out
+   * among the free processes, in parts of about the same size.
    */
   async finish(): Promise<OxlintResults> {
-    this.flush();
+    const free = Math.max(1, CONCURRENT_RUNS - this.running);
+    for (const part of splitEvenly(this.batch, Math.min(free, Math.ceil(this.bytes / PART_MIN_BYTES)))) {
+      this.batch = part;
+      this.flush();
+    }
     try {
       const all = await Promise.all(this.done);
       return {
@@ -196,6 +214,17 @@ export class OxlintRun {
       });
     });
   }
+}
+
+/** `files` in at most `parts` groups of about the same size (the biggest file first, each to the smallest group). */
+function splitEvenly(files: readonly SourceFile[], parts: number): SourceFile[][] {
+  const groups = Array.from({ length: Math.max(1, Math.min(parts, files.length)) }, () => ({ files: [] as SourceFile[], bytes: 0 }));
+  for (const file of [...files].sort((a, b) => b.text.length - a.text.length)) {
+    const smallest = groups.reduce((least, group) => (group.bytes < least.bytes ? group : least));
+    smallest.files.push(file);
+    smallest.bytes += file.text.length;
+  }
+  return groups.map((group) => group.files).filter((group) => group.length > 0);
 }
 
 export interface OxlintResults {

@@ -53,12 +53,14 @@ interface SuggestionDescriptor {
   fix: (fixer: unknown) => Fix | Iterable<Fix> | null;
 }
 
+/** As ESLint does, a suggestion whose fix gives nothing (a site with no verified rewrite) is dropped. */
 function suggestionsOf(descriptor: { suggest?: SuggestionDescriptor[] | null }, messages: Record<string, string>): SuggestionResult[] {
   if (!Array.isArray(descriptor.suggest)) return [];
-  return descriptor.suggest.map((suggestion) => {
+  return descriptor.suggest.flatMap((suggestion) => {
     const fix = suggestion.fix(fixer);
-    if (!fix || Symbol.iterator in fix) throw new Error('expected one fix per suggestion');
-    return { ...suggestion, desc: interpolate(suggestion.desc ?? messages[suggestion.messageId ?? ''], suggestion.data), fix };
+    if (!fix) return [];
+    if (Symbol.iterator in fix) throw new Error('expected one fix per suggestion');
+    return [{ ...suggestion, desc: interpolate(suggestion.desc ?? messages[suggestion.messageId ?? ''], suggestion.data), fix }];
   });
 }
 

@@ -1,8 +1,10 @@
 import type { ESLint } from 'eslint';
 import { mayBeScript } from '../rules/parser-options.js';
 import { createDefaultProgram } from './default-program.js';
-import type { ESLintSetupOptions } from './eslint-setup.js';
+import type { ESLintSetupOptions, TextLint } from './eslint-setup.js';
+import { isNativeParseError } from './lint-native-error.js';
 import { crashResult, isFatal, keepOwnMessages } from './results.js';
+import type { CliRuleOptions } from './rule-args.js';
 
 const NOT_IN_A_PROJECT = /was not found by the project service/;
 
@@ -11,17 +13,25 @@ export interface TextLinterOptions {
   cwd: string;
   /** Type-aware linting (`--types`). */
   types?: boolean;
+  /** The rule options given on the command line. */
+  ruleOptions?: CliRuleOptions;
+  /** Parse with the native parser first (default true; never with `types`). */
+  native?: boolean;
 }
 
 /**
  * Lints file texts with drainguard's zero-config ESLint setup and keeps only drainguard's
- * messages. Two fallbacks make it work on any code:
+ * messages. It parses with the native parser (cli/lint-native-parser.ts) unless told not to, or
+ * `types` asks for typescript-eslint's parser. Fallbacks make it work on any code:
+ * - a file the native parser does not accept is linted again with the usual parser (espree or
+ *   typescript-eslint's), which gives the parse error or accepts the file;
  * - a `.js`/`.jsx` file that does not parse as an ES module is retried as a sloppy-mode script;
  * - with `types`, a TypeScript file that no tsconfig includes is linted again in `finish()` with
  *   a default TypeScript program built over all such files.
  */
 export class TextLinter {
   private readonly options: TextLinterOptions;
+  private native: TextLint | undefined;
   private primary: ESLint | undefined;
   private scriptMode: ESLint | undefined;
   private readonly outsideProjects = new Map<string, string>();
@@ -33,7 +43,7 @@ export class TextLinter {
   /** An ESLint set up for drainguard; ESLint is loaded at the first file it lints, not with the CLI. */
   private async createESLint(extra: Partial<ESLintSetupOptions> = {}): Promise<ESLint> {
     const { createESLint } = await import('./eslint-setup.js');
-    return createESLint({ cwd: this.options.cwd, types: this.options.types, ...extra });
+    return createESLint({ cwd: this.options.cwd, types: this.options.types, ruleOptions: this.options.ruleOptions, ...extra });
   }
 
   private async lintWith(eslint: ESLint, text: string, filePath: string): Promise<ESLint.LintResult> {
@@ -45,8 +55,26 @@ export class TextLinter {
     }
   }
 
+  /** The native lint's result, or undefined when the native parser does not take the file. */
+  private async lintNatively(text: string, filePath: string): Promise<ESLint.LintResult | undefined> {
+    if (!this.native) {
+      const { createNativeLint } = await import('./eslint-setup.js');
+      this.native = await createNativeLint({ ruleOptions: this.options.ruleOptions });
+    }
+    try {
+      const result = keepOwnMessages(await this.native(text, filePath));
+      return result.messages.some(isNativeParseError) ? undefined : result;
+    } catch (error) {
+      return crashResult(filePath, error);
+    }
+  }
+
   /** Lints `text` as the content of `filePath` (an absolute path). */
   async lint(text: string, filePath: string): Promise<ESLint.LintResult> {
+    if (this.options.native !== false && !this.options.types) {
+      const result = await this.lintNatively(text, filePath);
+      if (result) return result;
+    }
     this.primary ??= await this.createESLint();
     const result = await this.lintWith(this.primary, text, filePath);
     if (!isFatal(result)) return result;

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Rewrite from './rewrite.js';
 
@@ -30,11 +30,12 @@ function removeBabelRegisterHook(): void {
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<typeof Rewrite>;
 let rewriteModule: Promise<typeof Rewrite> | undefined;
 
-function budgetFrom(options: Record<string, unknown>, fallback: number): number {
-  const raw = options.drainTimeoutMs ?? options['drain-timeout-ms'] ?? fallback;
+/** `--drainTimeoutMs=N` / `--drain-timeout-ms=N` (and the byte limit): a whole number >= 0, or the default. */
+function wholeNumberFrom(options: Record<string, unknown>, name: string, dashed: string, fallback: number): number {
+  const raw = options[name] ?? options[dashed] ?? fallback;
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new RangeError(`drainTimeoutMs must be a whole number >= 0, got ${textOf(raw)}`);
+    throw new RangeError(`${name} must be a whole number >= 0, got ${textOf(raw)}`);
   }
   return value;
 }
@@ -53,7 +54,9 @@ function listFrom(value: unknown): string[] | undefined {
 
 /**
  * jscodeshift transform `drain-terminal-event`: finds the sites with the rule
- * `drainguard/no-early-stream-close` and rewrites each into a bounded drain.
+ * `drainguard/no-early-stream-close` and rewrites each into a bounded drain, verified as `drainguard fix` verifies it.
+ * A file imports the helper module an earlier `drainguard fix` wrote (the one `--helperPath` names, else the nearest
+ * one up from the file) where it has what the file needs; else it gets its own copy (the transform changes one file).
  * Resolves to undefined (jscodeshift: skipped) for files with nothing to change.
  */
 async function transform(file: FileInfo, api: Api, options: Record<string, unknown> = {}): Promise<string | undefined> {
@@ -61,12 +64,22 @@ async function transform(file: FileInfo, api: Api, options: Record<string, unkno
     removeBabelRegisterHook();
     rewriteModule = importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
   }
-  const { rewrite, DEFAULT_DRAIN_TIMEOUT_MS } = await rewriteModule;
+  const { rewrite, DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_DRAIN_MAX_BYTES, findHelperModule, readHelperModule, styleSettingsFor } = await rewriteModule;
   const terminalPatterns = listFrom(options.terminalPatterns);
   const closeMethods = listFrom(options.closeMethods);
+  const helperPath = options.helperPath ?? options['helper-path'];
+  let helperModule = findHelperModule(file.path);
+  if (helperPath !== undefined) {
+    const named = readHelperModule(resolve(textOf(helperPath)));
+    if (named === null || named === 'foreign') throw new Error(`--helperPath ${textOf(helperPath)}: ${named === null ? 'no such file' : 'not a helper module drainguard fix wrote'}`);
+    helperModule = named;
+  }
   const result = rewrite(file.source, file.path, {
-    drainTimeoutMs: budgetFrom(options, DEFAULT_DRAIN_TIMEOUT_MS),
+    drainTimeoutMs: wholeNumberFrom(options, 'drainTimeoutMs', 'drain-timeout-ms', DEFAULT_DRAIN_TIMEOUT_MS),
+    drainMaxBytes: wholeNumberFrom(options, 'drainMaxBytes', 'drain-max-bytes', DEFAULT_DRAIN_MAX_BYTES),
     ruleOptions: { ...(terminalPatterns ? { terminalPatterns } : {}), ...(closeMethods ? { closeMethods } : {}) },
+    helperModule: helperModule ?? undefined,
+    styleSettings: styleSettingsFor(file.path),
   });
   if (result.parseError) throw new SyntaxError(`${file.path}: ${result.parseError}`);
   for (const site of result.sites) {

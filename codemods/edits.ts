@@ -1,146 +1,208 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { walk, type Node } from '../rules/analysis/ast.js';
-import { HAND_OFF_METHOD, HELPER_BASE_NAMES, declaresHelper, helperText, type HelperKind } from './helpers.js';
-import { detectLayout, indentAt, lines, type Edit, type Layout } from './layout.js';
-import { enclosingFunction, isStatementListItem, type LoopPlan, type ReaderPlan } from './plan.js';
+import { arrowText, type GiveUp } from './give-up.js';
+import type { HelperBinding } from './helper-binding.js';
+import { HAND_OFF_METHOD } from './helpers.js';
+import { indentAt, type Edit } from './layout.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
+import { enclosingFunction, isStatementListItem, previousStatement } from './plan-scope.js';
+import type { LoopPlan, ReaderPlan } from './plan.js';
+import type { Style } from './style.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
-export { DEFAULT_DRAIN_TIMEOUT_MS } from '../rules/contract/drain-options.js';
+/** Statements, one a line; a nested array is a block's body, one level deeper. */
+type Lines = ReadonlyArray<string | Lines>;
 
 function range(node: Node): [number, number] {
   return node.range;
 }
 
-/** Collects the edits of every plan of a file, the helper names they share, and the helpers to append. */
+/** Collects the edits of every plan of a file, laid out in its style; the helpers come from `helpers`. */
 export class EditBuilder {
   private readonly changes: Edit[] = [];
-  private readonly layout: Layout;
-  private readonly helperNames = new Map<HelperKind, string>();
   private readonly namesByFunction = new Map<Node | null, Set<string>>();
 
   constructor(
     private readonly text: string,
     private readonly sourceCode: SourceCode,
-    typescript: boolean,
-    private readonly budget: number,
-  ) {
-    const usesSemicolons = /;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text);
-    this.layout = detectLayout(text, typescript, usesSemicolons);
-  }
+    private readonly style: Style,
+    private readonly helpers: HelperBinding,
+  ) {}
 
-  /** `await reader.cancel();` -> `void drainReader(reader, 1000);` (or awaited where the reader is read again). */
+  /** `await reader.cancel();` -> `void drainReader(reader, () => reader.cancel());` (awaited where the reader is read again). */
   reader(plan: ReaderPlan): void {
-    const { layout, text } = this;
-    const s = layout.semi;
-    const [start, end] = range(plan.statement);
-    const call = `${plan.detached ? 'void' : 'await'} ${this.helper('reader')}(${plan.reader}, ${this.budget})`;
-    const drain = plan.optional ? `if (${plan.reader}) ${call}${s}` : `${call}${s}`;
-    // `if (a) if (b) x; else y` would change meaning: a guarded drain in a brace-less position gets braces.
-    if (plan.optional && !isStatementListItem(plan.statement)) this.braced(plan.statement, [drain]);
-    else this.changes.push({ start, end, text: drain });
+    const { statement } = plan;
+    const helper = this.helpers.use(plan.method === 'read' ? 'drainReader' : 'drainIterator');
+    const call = this.call(`${plan.detached ? 'void' : 'await'} ${helper}`, [plan.drained, this.arrow(plan.giveUp, statement)], statement);
+    const drained = plan.drained.replace(/[!?]+$/, '');
+    const drain: Lines = plan.optional ? [`if (${drained}) {`, [call], '}'] : [call];
+    let replacement: Lines = drain;
+    // `if (!complete) close` is the shape that says "not finished": the close stays for errors and early stops.
+    if (plan.flag !== null) replacement = [`if (!${plan.flag}) {`, [plan.closeText], plan.optional ? `} else if (${drained}) {` : '} else {', [call], '}'];
+    this.replaceStatement(statement, replacement);
     if (plan.finallyOf) {
       // Only the success path drains: a failure closes at once, as before, and is rethrown.
       const block = plan.finallyOf.block as Node;
-      const tryIndent = indentAt(text, range(plan.finallyOf)[0]);
       const errorName = this.freshLocal(plan.finallyOf, 'error');
       const at = range(block)[1];
-      const catchText = lines(layout, tryIndent, [
-        ` catch (${errorName}) {`,
-        `${layout.unit}${plan.closeText}`,
-        `${layout.unit}throw ${errorName}${s}`,
-        '}',
-      ]);
+      const catchText = this.block(plan.finallyOf, [` catch (${errorName}) {`, [plan.closeText, `throw ${errorName}`], '}']);
       this.changes.push({ start: at, end: at, text: catchText });
     }
   }
 
-  /** `res.destroy();` in a 'data' handler -> `drainNodeStream(res, 1000);` (the statements after it stay as they were). */
+  /** `res.destroy();` in a 'data' handler -> `drainNodeStream(res, () => res.destroy());` (the statements after it stay). */
   dataHandler(plan: DataHandlerPlan): void {
-    const [start, end] = range(plan.statement);
-    this.changes.push({ start, end, text: `${this.helper('nodeStream')}(${plan.stream}, ${this.budget})${this.layout.semi ? ';' : ''}` });
+    const call = this.call(this.helpers.use('drainNodeStream'), [plan.stream, this.arrow(plan.giveUp, plan.statement)], plan.statement);
+    this.replaceStatement(plan.statement, [call]);
   }
 
   /** `for await (const x of source)` -> `const events = drainable(source, …); for await (const x of events)`, and `events.drainInBackground()` where the completion branch leaves or closes. */
   loop(plan: LoopPlan): void {
-    const { layout, text } = this;
-    const s = layout.semi;
-    const loop = plan.loop;
+    const { loop, drain } = plan;
     const holder = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? (loop.parent as Node) : (loop as Node);
-    const holderStart = range(holder)[0];
-    const indent = indentAt(text, holderStart);
     const name = this.freshLocal(loop, 'events');
-    const helper = this.helper('loop');
-    const stop = plan.stop === null ? '' : 'controller' in plan.stop ? `, ${plan.stop.controller}` : `, () => ${plan.stop.close}`;
+    const declarations: string[] = [];
     let source = this.sourceCode.getText(loop.right);
-    let declarations = '';
-    let bodyReader = '';
-    if (plan.tap) {
-      // The parser reads a stand-in; the helper keeps the reader of the real body for the drain.
-      const tapped = this.freshLocal(loop, 'tapped');
-      const [tapStart, tapEnd] = range(plan.tap);
-      const rightStart = range(loop.right)[0];
-      source = `${source.slice(0, tapStart - rightStart)}${tapped}.standIn${source.slice(tapEnd - rightStart)}`;
-      declarations = `const ${tapped} = ${this.helper('tap')}(${this.sourceCode.getText(plan.tap)})${s}${layout.eol}${indent}`;
-      bodyReader = `${plan.stop === null ? ', undefined' : ''}, ${tapped}.reader`;
+    let declaration: string;
+    if (drain.kind === 'body') {
+      declaration = this.call(`const ${name} = ${this.helpers.use('drainableBody')}`, [source], holder);
+    } else {
+      let drainRest: string;
+      if (drain.kind === 'tap') {
+        // The parser reads a stand-in; the drain reads the real body's reader as raw bytes.
+        const tapped = this.freshLocal(loop, 'tapped');
+        const [tapStart, tapEnd] = range(drain.argument);
+        const [rightStart] = range(loop.right);
+        declarations.push(this.call(`const ${tapped} = ${this.helpers.use(drain.what === 'response' ? 'tapResponse' : 'tapBody')}`, [this.sourceCode.getText(drain.argument)], holder));
+        source = `${source.slice(0, tapStart - rightStart)}${tapped}.${drain.what}${source.slice(tapEnd - rightStart)}`;
+        drainRest = `${tapped}.drain`;
+      } else {
+        const rest = this.freshLocal(loop, 'rest');
+        const parameter = this.style.arrowParens ? `(${rest})` : rest;
+        drainRest = `${parameter} => ${this.helpers.use('drainIterator')}(${rest}, ${this.arrow(drain.giveUp, loop)})`;
+      }
+      declaration = this.call(`const ${name} = ${this.helpers.use('drainable')}`, [source, drainRest], holder);
     }
-    const declaration = `const ${name} = ${helper}(${source}, ${this.budget}${stop}${bodyReader})${s}`;
-    this.changes.push({ start: holderStart, end: holderStart, text: `${declarations}${declaration}${layout.eol}${indent}` });
+    const holderStart = range(holder)[0];
+    const separator = this.oneLine(holder) ? ' ' : `${this.style.eol}${indentAt(this.text, holderStart)}`;
+    const terminated = [...declarations, declaration].map((line) => `${line}${this.terminator(holder, true)}`);
+    this.changes.push({ start: holderStart, end: holderStart, text: `${terminated.join(separator)}${separator}` });
     const [rightStart, rightEnd] = range(loop.right);
     this.changes.push({ start: rightStart, end: rightEnd, text: name });
 
-    const handOff = `${name}.${HAND_OFF_METHOD}()${s}`;
+    const handOff = `${name}.${HAND_OFF_METHOD}()`;
     const replacedCloses = new Set(plan.changes.filter((change) => change.kind === 'close').map((change) => change.statement));
     for (const change of plan.changes) {
       const [start, end] = range(change.statement);
       if (change.kind === 'close') {
-        this.changes.push({ start, end, text: handOff });
+        this.replaceStatement(change.statement, [handOff]);
         continue;
       }
       // A jump right after a replaced close already follows the hand-off.
       if (replacedCloses.has(previousStatement(change.statement) as Node)) continue;
-      const at = indentAt(text, start);
       if (isStatementListItem(change.statement)) {
-        this.changes.push({ start, end: start, text: `${handOff}${layout.eol}${at}` });
+        const separator = this.oneLine(change.statement) ? ' ' : `${this.style.eol}${indentAt(this.text, start)}`;
+        this.changes.push({ start, end: start, text: `${handOff}${this.terminator(change.statement, true)}${separator}` });
       } else {
-        this.braced(change.statement, [handOff, this.sourceCode.getText(change.statement)]);
+        this.braced(change.statement, [handOff, this.text.slice(start, end)]);
       }
     }
   }
 
-  /** Replaces a statement in a brace-less position (`if (x) stmt;`) by a block of `statements`; a following `else` goes on the closing brace's line. */
-  private braced(statement: Node, statements: string[]): void {
-    const { layout, text } = this;
+  /** Every edit so far, and the helpers' (an import, or the file's own copy of the pieces it uses). */
+  edits(): Edit[] {
+    if (this.changes.length === 0) return [];
+    return [...this.changes, ...this.helpers.edits()];
+  }
+
+  /** `statement` replaced by `lines` (nested arrays are indented one level); braced where it stood without braces under an `if`. */
+  private replaceStatement(statement: Node, lines: Lines): void {
     const [start, end] = range(statement);
-    const block = lines(layout, indentAt(text, start), ['{', ...statements.map((line) => `${layout.unit}${line}`), '}']);
+    if (lines.length > 1 && !isStatementListItem(statement)) {
+      this.braced(statement, lines);
+      return;
+    }
+    this.changes.push({ start, end, text: this.block(statement, lines, this.terminator(statement)) });
+  }
+
+  /** Replaces a statement in a brace-less position (`if (x) stmt;`) by a block of `lines`; a following `else` goes on the closing brace's line. */
+  private braced(statement: Node, lines: Lines): void {
+    const [start, end] = range(statement);
+    // Laid out as the statement that holds it (`if (done) break;` on a line of its own gets a block of lines).
+    const block = this.block(statement.parent ?? statement, ['{', lines, '}']);
     const parent = statement.parent;
-    const elseAfter = parent?.type === AST_NODE_TYPES.IfStatement && parent.consequent === statement && parent.alternate ? /^\s*(?=else\b)/.exec(text.slice(end)) : null;
+    const elseAfter = parent?.type === AST_NODE_TYPES.IfStatement && parent.consequent === statement && parent.alternate ? /^\s*(?=else\b)/.exec(this.text.slice(end)) : null;
     if (elseAfter) this.changes.push({ start, end: end + elseAfter[0].length, text: `${block} ` });
     else this.changes.push({ start, end, text: block });
   }
 
-  /** Every edit so far, and the helpers they use appended after the file's last line (a helper the file declares is reused). */
-  edits(): Edit[] {
-    if (this.changes.length === 0) return [];
-    const appended = [...this.helperNames]
-      .filter(([kind, name]) => !declaresHelper(this.text, name, kind))
-      .map(([kind, name]) => helperText(kind, name, this.layout));
-    if (appended.length === 0) return [...this.changes];
-    const eol = this.layout.eol;
-    const trailing = /[\r\n]*$/.exec(this.text)![0];
-    const at = this.text.length - trailing.length;
-    return [...this.changes, { start: at, end: this.text.length, text: `${eol}${eol}${appended.join(`${eol}${eol}`)}${eol}` }];
+  /**
+   * Lines at the indentation of `at`'s line, nested arrays one level deeper, each statement ended as the file ends
+   * them (`last`: how a statement on the outermost level ends); all on one line where `at` shares its line with other
+   * code (one-line and minified code), so the rewrite keeps the layout it found.
+   */
+  private block(at: Node, lines: Lines, last = this.style.semi): string {
+    const oneLine = this.oneLine(at);
+    const end = (line: string, depth: number): string => {
+      if (line.endsWith('{') || line.startsWith('}') || line.endsWith(';')) return line;
+      return `${line}${oneLine ? ';' : depth === 0 ? last : this.style.semi}`;
+    };
+    const indent = indentAt(this.text, range(at)[0]);
+    const { eol, unit } = this.style;
+    const out: string[] = [];
+    const add = (items: Lines, depth: number): void => {
+      for (const line of items) {
+        if (typeof line !== 'string') {
+          add(line, depth + 1);
+          continue;
+        }
+        const text = end(line, depth);
+        if (oneLine || out.length === 0) out.push(text);
+        else out.push(`${indent}${unit.repeat(depth)}${text.replace(/\r?\n/g, `${eol}${unit.repeat(depth)}`)}`);
+      }
+    };
+    add(lines, 0);
+    return out.join(oneLine ? ' ' : eol);
   }
 
-  /** One helper per kind for the whole file: an existing drainguard helper of that name is reused, else a name free in the file. */
-  private helper(kind: HelperKind): string {
-    let name = this.helperNames.get(kind);
-    if (name) return name;
-    const base = HELPER_BASE_NAMES[kind];
-    name = base;
-    for (let suffix = 2; !declaresHelper(this.text, name, kind) && new RegExp(`\\b${name}\\b`).test(this.text); suffix++) name = `${base}${suffix}`;
-    this.helperNames.set(kind, name);
-    return name;
+  /** Whether `node` shares its line with other code before or after it (the rewrite then stays on that line). */
+  private oneLine(node: Node): boolean {
+    const [start, end] = range(node);
+    const lineStart = this.text.lastIndexOf('\n', start - 1) + 1;
+    const lineEnd = this.text.indexOf('\n', end);
+    const before = this.text.slice(lineStart, start);
+    const after = this.text.slice(end, lineEnd < 0 ? this.text.length : lineEnd);
+    return /\S/.test(before) || /[^\s;]/.test(after.replace(/^\s*\/\/.*$/, ''));
+  }
+
+  /**
+   * What ends a statement put where `statement` stood: the file's semicolon, and also one where the file omits them but
+   * more code follows on the same line (`{ void drainReader(reader); return }`: ASI would not split there).
+   * `inserted`: the statement goes before `statement` rather than in its place.
+   */
+  private terminator(statement: Node, inserted = false): string {
+    if (this.style.semi) return ';';
+    if (inserted) return this.oneLine(statement) ? ';' : '';
+    const [, end] = range(statement);
+    if (this.text[end - 1] === ';') return ';';
+    const lineEnd = this.text.indexOf('\n', end);
+    const after = this.text.slice(end, lineEnd < 0 ? this.text.length : lineEnd).trim();
+    return after === '' || after.startsWith('}') || after.startsWith('//') ? '' : ';';
+  }
+
+  /** `callee(a, b)`, or one argument a line (with the file's trailing comma) where it would run past the line width. */
+  private call(callee: string, args: string[], at: Node): string {
+    const flat = `${callee}(${args.join(', ')})`;
+    const indent = indentAt(this.text, range(at)[0]);
+    if (this.oneLine(at) || visualLength(`${indent}${flat};`, this.style.unit) <= this.style.width) return flat;
+    const { eol, unit, trailingComma } = this.style;
+    const lines = args.map((arg, index) => `${eol}${indent}${unit}${arg}${index < args.length - 1 || trailingComma ? ',' : ''}`);
+    return `${callee}(${lines.join('')}${eol}${indent})`;
+  }
+
+  private arrow(giveUp: GiveUp, at: Node): string {
+    const param = giveUp.param === null ? '' : this.freshLocal(at, giveUp.param);
+    return arrowText(giveUp, param, this.style.arrowParens);
   }
 
   /** Names a new local of `fn` could clash with: identifiers it uses (not property names) and variables in scope there. */
@@ -165,21 +227,17 @@ export class EditBuilder {
     const fn = enclosingFunction(node);
     let taken = this.namesByFunction.get(fn);
     if (!taken) this.namesByFunction.set(fn, (taken = this.namesUsedIn(fn)));
-    const moduleNames = [...this.helperNames.values()];
     for (let suffix = 1; ; suffix++) {
       const name = suffix === 1 ? base : `${base}${suffix}`;
-      if (taken.has(name) || moduleNames.includes(name)) continue;
+      if (taken.has(name)) continue;
       taken.add(name);
       return name;
     }
   }
 }
 
-function previousStatement(statement: Node): Node | null {
-  const parent = statement.parent;
-  const list = parent?.type === AST_NODE_TYPES.BlockStatement || parent?.type === AST_NODE_TYPES.Program || parent?.type === AST_NODE_TYPES.StaticBlock ? parent.body : parent?.type === AST_NODE_TYPES.SwitchCase ? parent.consequent : null;
-  if (!list) return null;
-  const index = (list as Node[]).indexOf(statement);
-  return index > 0 ? list[index - 1] : null;
+/** The length of a line with tabs counted as one indentation unit's width. */
+function visualLength(line: string, unit: string): number {
+  return line.replace(/\t/g, unit === '\t' ? '  ' : unit).length;
 }
 

@@ -1,4 +1,6 @@
-import { Linter } from 'eslint';
+import { createRequire } from 'node:module';
+import type { Linter } from 'eslint';
+import { withoutSuggestions } from './suggestion-switch.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import rule, { ANALYSIS, jumpAfterClose, type MessageIds, type Options } from '../rules/no-early-stream-close.js';
 import { asESLintRule, asTypedSourceCode } from '../rules/eslint-types.js';
@@ -15,6 +17,8 @@ export interface FindSitesOptions {
   types?: boolean;
   /** `tsconfigRootDir` for `types` (default: the working directory). */
   cwd?: string;
+  /** The parser and options to read the file with (default: drainguard's own choice by extension, as `lint` makes it). */
+  languageOptions?: Linter.LanguageOptions;
 }
 
 export interface FoundSite {
@@ -28,6 +32,18 @@ export interface FoundSite {
   partOf?: FoundSite;
 }
 
+type LinterClass = typeof import('eslint').Linter;
+let LoadedLinter: LinterClass | undefined;
+
+/**
+ * ESLint's Linter, loaded on first use: the rule's module graph holds this file (its suggestions are verified with it),
+ * and a host that never evaluates a suggestion (oxlint, for reports it only prints) need not load ESLint.
+ */
+function newLinter(options: ConstructorParameters<LinterClass>[0]): Linter {
+  LoadedLinter ??= (createRequire(import.meta.url)('eslint') as typeof import('eslint')).Linter;
+  return new LoadedLinter(options);
+}
+
 export interface FoundSites {
   sites: FoundSite[];
   sourceCode: TSESLint.SourceCode;
@@ -37,7 +53,7 @@ export interface FoundSites {
 /** Runs the rule itself over the text (the single detection) and keeps the AST node of every report. */
 export function findSites(text: string, filePath: string, options: FindSitesOptions = {}): FoundSites {
   const asModule = findSitesAs(text, filePath, false, options);
-  if (!asModule.parseError || !mayBeScript(filePath)) return asModule;
+  if (!asModule.parseError || !mayBeScript(filePath) || options.languageOptions) return asModule;
   // As `drainguard lint` does: old code in a .js file may be a sloppy-mode script (`with`, octal literals).
   const asScript = findSitesAs(text, filePath, true, options);
   return asScript.parseError ? asModule : asScript;
@@ -63,12 +79,13 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
   };
   const types = Boolean(options.types) && isTypeScriptPath(filePath);
   const ruleOptions = { ...options.ruleOptions, ...(types ? { useTypes: true } : {}) };
-  const languageOptions = languageOptionsFor(filePath, { scriptMode });
+  const languageOptions = options.languageOptions ?? languageOptionsFor(filePath, { scriptMode });
   if (types) {
     languageOptions.parserOptions = { ...languageOptions.parserOptions, projectService: true, tsconfigRootDir: options.cwd ?? process.cwd() };
   }
-  const linter = new Linter({ configType: 'flat', cwd: types ? '/' : undefined });
-  const messages = linter.verify(
+  const linter = newLinter({ configType: 'flat', cwd: types ? '/' : undefined });
+  // The sites are all this needs: the rule's suggestions (a rewrite of each, verified) are not computed.
+  const messages = withoutSuggestions(() => linter.verify(
     text,
     [
       {
@@ -81,7 +98,7 @@ function findSitesAs(text: string, filePath: string, scriptMode: boolean, option
     // Flat config matches files relative to the cwd; the parser only needs the extension.
     // With type information the parser needs the real path (the project service finds its tsconfig from it).
     { filename: types ? filePath : basename(filePath) },
-  );
+  ));
   const fatal = messages.find((message) => message.fatal);
   // A site silenced with an eslint-disable comment is reported by neither `lint` nor here, so `fix` leaves it alone.
   const reported = new Set(messages.filter((message) => !message.fatal).map((message) => `${message.line}:${message.column}`));

@@ -1,250 +1,337 @@
-import type { Layout } from './layout.js';
+import type { DrainBounds } from '../rules/contract/drain-options.js';
 import { DRAIN_HAND_OFF_METHOD } from '../rules/analysis/hand-off.js';
-import { NODE_STREAM_JS, NODE_STREAM_TS } from './helpers-node.js';
+import type { Style } from './style.js';
 
 /**
- * The small functions a rewritten file gets (once each, at its end, shared by all its sites). Written here with
- * two-space indentation and semicolons; {@link helperText} lays them out like the file. No line starts with `(` or
- * `[`, so a file without semicolons reads them the same way.
+ * The helper functions the rewritten sites call, as small pieces: a run emits only the pieces its sites use (and what
+ * those use), once per repository in one helper module, or at the end of the file where no module can be imported.
+ * Written in TypeScript, laid out as prettier lays them out at 80 columns with two-space indentation; `«…»` marks
+ * what only TypeScript keeps (types), `‹…›` what only JavaScript keeps. {@link renderPieces} lays them out like the
+ * repository.
  */
-const READER_TS = `/**
- * drainguard: reads the rest of a response body to its end and discards it, so that its keep-alive connection goes
- * back to the pool; after budgetMs milliseconds (0: no limit) it cancels the reader instead. Errors after the terminal
- * event are swallowed: the outcome was decided there. See drainguard's docs/rules/no-early-stream-close.md.
- */
-async function NAME(reader: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> }, budgetMs: number): Promise<void> {
-  const timer = budgetMs > 0 ? setTimeout(() => void reader.cancel().catch(() => {}), budgetMs) : undefined;
+const BOUNDS = `// Past these limits a drain gives up and closes as the code did (0: no limit).
+const DRAIN_LIMITS = { timeoutMs: %TIMEOUT%, maxBytes: %MAX_BYTES% };`;
+
+const CHUNK_SIZE = `/** Bytes of a buffer, characters of a string, else a message's JSON length. */
+function chunkSize(chunk«: unknown»)«: number» {
+  if (typeof chunk === 'string') {
+    return chunk.length;
+  }
+  if (ArrayBuffer.isView(chunk)) {
+    return chunk.byteLength;
+  }
+  return JSON.stringify(chunk ?? null).length;
+}`;
+
+const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
+async function drainChunks(
+  read«: () => Promise<IteratorResult<unknown>>»,
+  close«: () => unknown»,
+)«: Promise<void>» {
+  let closed = false;
+  const giveUp = ()«: void» => {
+    if (!closed) {
+      closed = true;
+      Promise.resolve()
+        .then(close)
+        .catch(() => undefined);
+    }
+  };
+  const { timeoutMs, maxBytes } = DRAIN_LIMITS;
+  const timer = timeoutMs > 0 ? setTimeout(giveUp, timeoutMs) : undefined;
+  const chunks«: AsyncIterable<unknown>» = {
+    [Symbol.asyncIterator]: () => ({ next: read }),
+  };
+  let bytes = 0;
   try {
-    while (!(await reader.read()).done) {
-      // discard what follows the terminal event
+    for await (const chunk of chunks) {
+      bytes += chunkSize(chunk);
+      if (maxBytes > 0 && bytes > maxBytes) {
+        giveUp();
+        return;
+      }
     }
   } catch {
-    // the budget's cancel() or a connection error after the terminal event
+    giveUp();
   } finally {
     clearTimeout(timer);
   }
 }`;
 
-const READER_JS = `/**
- * drainguard: reads the rest of a response body to its end and discards it, so that its keep-alive connection goes
- * back to the pool; after budgetMs milliseconds (0: no limit) it cancels the reader instead. Errors after the terminal
- * event are swallowed: the outcome was decided there. See drainguard's docs/rules/no-early-stream-close.md.
- */
-async function NAME(reader, budgetMs) {
-  const timer = budgetMs > 0 ? setTimeout(() => void reader.cancel().catch(() => {}), budgetMs) : undefined;
-  try {
-    while (!(await reader.read()).done) {
-      // discard what follows the terminal event
-    }
-  } catch {
-    // the budget's cancel() or a connection error after the terminal event
-  } finally {
-    clearTimeout(timer);
-  }
+const DRAIN_READER = `/** Reads a body to its end after the terminal event: its socket is reused. */
+%EXPORT%function drainReader«<
+  R extends { read: () => Promise<IteratorResult<unknown>> },
+>»(reader«: R», close«: (reader: R) => unknown»)«: Promise<void>» {
+  return drainChunks(
+    () => reader.read(),
+    () => close(reader),
+  );
 }`;
 
-const LOOP_TS = `/**
- * drainguard: iterates source for a \`for await\` loop. After drainInBackground() (at the terminal event) the loop may
- * be left at once: the rest is read in the background and discarded (from bodyReader, the real body of a parser fed by
- * tapBody(), as raw bytes; else from source), so that its keep-alive connection goes back to the pool, and after
- * budgetMs milliseconds (0: no limit) bodyReader's cancel() (else onBudget, the reader held here's cancel(), or
- * destroy()) ends that read. Leaving the loop any other way closes source at once, as before. Errors after the
- * terminal event are swallowed. See drainguard's docs/rules/no-early-stream-close.md.
- */
-function NAME<S extends AsyncIterable<T>, T>(
-  source: S & AsyncIterable<T>,
-  budgetMs: number,
-  onBudget?: { abort(): void } | (() => unknown),
-  bodyReader?: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> },
-) {
-  const stream = source as AsyncIterable<T> & {
-    getReader?(): { read(): Promise<IteratorResult<T>>; cancel(): Promise<void> };
-    destroy?(): void;
-  };
-  // A web stream is read through a reader held here: its cancel() also ends a pending read.
-  const held = onBudget === undefined && typeof stream.getReader === 'function' ? stream.getReader() : undefined;
-  const iterator: AsyncIterator<T> = held
-    ? { next: () => held.read(), return: async () => (await held.cancel(), { done: true, value: undefined }) }
-    : source[Symbol.asyncIterator]();
-  const giveUp = (): unknown => {
-    if (bodyReader) return bodyReader.cancel();
-    if (typeof onBudget === 'function') return onBudget();
-    if (onBudget) return onBudget.abort();
-    if (held) return held.cancel();
-    if (stream.destroy) return stream.destroy();
-    return iterator.return?.();
-  };
-  let handedOff = false;
-  const wrapper = {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    next(): Promise<IteratorResult<T>> {
-      return handedOff ? Promise.resolve({ done: true, value: undefined }) : iterator.next();
-    },
-    async return(): Promise<IteratorResult<T>> {
-      if (!handedOff) await iterator.return?.();
-      return { done: true, value: undefined };
-    },
-    drainInBackground(): void {
-      if (handedOff) return;
-      handedOff = true;
-      const timer = budgetMs > 0 ? setTimeout(() => void Promise.resolve().then(giveUp).catch(() => {}), budgetMs) : undefined;
-      void (async () => {
-        try {
-          while (!(await (bodyReader ? bodyReader.read() : iterator.next())).done) {
-            // discard what follows the terminal event
-          }
-        } catch {
-          // the budget's abort or a connection error after the terminal event
-        } finally {
-          clearTimeout(timer);
-        }
-      })();
-    },
-  };
-  // Typed as the source, so that the loop sees the same items as before (used only by the loop and the hand-off).
-  return wrapper as unknown as S & { drainInBackground(): void };
+const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */
+%EXPORT%function drainIterator«<
+  I extends { next: () => Promise<IteratorResult<unknown>> },
+>»(iterator«: I», close«: (iterator: I) => unknown»)«: Promise<void>» {
+  return drainChunks(
+    () => iterator.next(),
+    () => close(iterator),
+  );
 }`;
 
-const LOOP_JS = `/**
- * drainguard: iterates source for a \`for await\` loop. After drainInBackground() (at the terminal event) the loop may
- * be left at once: the rest is read in the background and discarded (from bodyReader, the real body of a parser fed by
- * tapBody(), as raw bytes; else from source), so that its keep-alive connection goes back to the pool, and after
- * budgetMs milliseconds (0: no limit) bodyReader's cancel() (else onBudget, the reader held here's cancel(), or
- * destroy()) ends that read. Leaving the loop any other way closes source at once, as before. Errors after the
- * terminal event are swallowed. See drainguard's docs/rules/no-early-stream-close.md.
- */
-function NAME(source, budgetMs, onBudget, bodyReader) {
-  // A web stream is read through a reader held here: its cancel() also ends a pending read.
-  const held = onBudget === undefined && typeof source.getReader === 'function' ? source.getReader() : undefined;
-  const iterator = held
-    ? { next: () => held.read(), return: async () => (await held.cancel(), { done: true, value: undefined }) }
-    : source[Symbol.asyncIterator]();
-  const giveUp = () => {
-    if (bodyReader) return bodyReader.cancel();
-    if (typeof onBudget === 'function') return onBudget();
-    if (onBudget) return onBudget.abort();
-    if (held) return held.cancel();
-    if (source.destroy) return source.destroy();
-    return iterator.return?.();
+const DRAINABLE = `«/** What a \`for await\` over S sees (S itself where it is \`any\`). */
+%EXPORT%type LoopItem<S> = S extends AsyncIterable<infer T> ? T : S;
+
+/** A \`for await\` source; drainRest reads it from %HAND_OFF%() on. */
+%EXPORT%function drainable<S extends AsyncIterable<unknown>>(
+  source: S,
+  drainRest: (rest: AsyncIterator<LoopItem<S>>) => Promise<void>,
+): AsyncIterable<LoopItem<S>> & { %HAND_OFF%: () => void };
+»‹/** A \`for await\` source; drainRest reads it from %HAND_OFF%() on. */
+›%EXPORT%function drainable«<T>»(
+  source«: AsyncIterable<T>»,
+  drainRest«: (rest: AsyncIterator<T>) => Promise<void>»,
+)«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
+  const iterator = source[Symbol.asyncIterator]();
+  const finished«: IteratorReturnResult<undefined>» = {
+    done: true,
+    value: undefined,
   };
   let handedOff = false;
+  const loop«: AsyncIterator<T>» = {
+    next: () => (handedOff ? Promise.resolve(finished) : iterator.next()),
+    return: async () => {
+      if (!handedOff) {
+        await iterator.return?.();
+      }
+      return finished;
+    },
+  };
   return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    next() {
-      return handedOff ? Promise.resolve({ done: true, value: undefined }) : iterator.next();
-    },
-    async return() {
-      if (!handedOff) await iterator.return?.();
-      return { done: true, value: undefined };
-    },
-    drainInBackground() {
-      if (handedOff) return;
-      handedOff = true;
-      const timer = budgetMs > 0 ? setTimeout(() => void Promise.resolve().then(giveUp).catch(() => {}), budgetMs) : undefined;
-      void (async () => {
-        try {
-          while (!(await (bodyReader ? bodyReader.read() : iterator.next())).done) {
-            // discard what follows the terminal event
-          }
-        } catch {
-          // the budget's abort or a connection error after the terminal event
-        } finally {
-          clearTimeout(timer);
-        }
-      })();
+    [Symbol.asyncIterator]: () => loop,
+    %HAND_OFF%: () => {
+      if (!handedOff) {
+        handedOff = true;
+        void drainRest(iterator);
+      }
     },
   };
 }`;
 
-const TAP_TS = `/**
- * drainguard: hands a parser a stand-in for a fetch Response (same status and headers) or for its body, read through a
- * reader of the real body held here, so that after the terminal event drainable() reads that reader to the end as raw
- * bytes instead of running the parser over the rest. Anything else is handed over unchanged, without a reader. See
- * drainguard's docs/rules/no-early-stream-close.md.
- */
-function NAME<R>(raw: R): { standIn: R; reader?: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> } } {
-  // The globals, also where the file imports a type of the same name.
-  const { Response: WebResponse, ReadableStream: WebStream } = globalThis;
-  const body: typeof WebStream.prototype | null = raw instanceof WebResponse ? raw.body : raw instanceof WebStream ? raw : null;
-  if (!body || body.locked) return { standIn: raw };
+const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web one is tapped, else destroyed. */
+%EXPORT%function drainableBody«<T>»(
+  body«: AsyncIterable<T> & { destroy?: () => unknown }»,
+)«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
+  if (isWebStream(body)) {
+    const tapped = tapBody(body);
+    return drainable(tapped.body, tapped.drain);
+  }
+  return drainable(body, (rest) =>
+    drainIterator(rest, () =>
+      body.destroy ? body.destroy() : rest.return?.(),
+    ),
+  );
+}`;
+
+const IS_WEB_STREAM = `/** A web stream: its reader's cancel(), not return(), ends a pending read. */
+function isWebStream«<T>»(
+  body«: AsyncIterable<T>»,
+)«: body is AsyncIterable<T> & ReadableStream<T>» {
+  return 'getReader' in body && typeof body.getReader === 'function';
+}`;
+
+const TAP_BODY = `/** A parser's stream fed from the body; drain() reads the rest as bytes. */
+%EXPORT%function tapBody«<T>»(body«: ReadableStream<T>»)«: {
+  body: ReadableStream<T>;
+  drain: () => Promise<void>;
+}» {
   const reader = body.getReader();
-  // highWaterMark 0: the stand-in reads only when the parser asks, never ahead of it.
-  const stream = new WebStream(
+  const stream = new ReadableStream«<T>»(
     {
-      async pull(controller) {
+      pull: async (controller) => {
         const chunk = await reader.read();
-        if (chunk.done) controller.close();
-        else controller.enqueue(chunk.value);
+        if (chunk.done) {
+          controller.close();
+        } else {
+          controller.enqueue(chunk.value);
+        }
       },
-      cancel: (reason) => reader.cancel(reason).finally(() => reader.releaseLock()),
+      cancel: (reason) => reader.cancel(reason),
     },
     { highWaterMark: 0 },
   );
-  const standIn = raw instanceof WebResponse ? new WebResponse(stream, raw) : stream;
-  return { standIn: standIn as unknown as R, reader };
+  return {
+    body: stream,
+    drain: () => drainReader(reader, (held) => held.cancel()),
+  };
 }`;
 
-const TAP_JS = `/**
- * drainguard: hands a parser a stand-in for a fetch Response (same status and headers) or for its body, read through a
- * reader of the real body held here, so that after the terminal event drainable() reads that reader to the end as raw
- * bytes instead of running the parser over the rest. Anything else is handed over unchanged, without a reader. See
- * drainguard's docs/rules/no-early-stream-close.md.
- */
-function NAME(raw) {
-  // The globals, also where the file declares something of the same name.
-  const { Response: WebResponse, ReadableStream: WebStream } = globalThis;
-  const body = raw instanceof WebResponse ? raw.body : raw instanceof WebStream ? raw : null;
-  if (!body || body.locked) return { standIn: raw };
-  const reader = body.getReader();
-  // highWaterMark 0: the stand-in reads only when the parser asks, never ahead of it.
-  const stream = new WebStream(
-    {
-      async pull(controller) {
-        const chunk = await reader.read();
-        if (chunk.done) controller.close();
-        else controller.enqueue(chunk.value);
-      },
-      cancel: (reason) => reader.cancel(reason).finally(() => reader.releaseLock()),
-    },
-    { highWaterMark: 0 },
-  );
-  return { standIn: raw instanceof WebResponse ? new WebResponse(stream, raw) : stream, reader };
+const TAP_RESPONSE = `/** tapBody() for a parser given a Response: same status and headers. */
+%EXPORT%function tapResponse(response«: Response»)«: {
+  response: Response;
+  drain: () => Promise<void>;
+}» {
+  if (!response.body) {
+    return { response, drain: () => Promise.resolve() };
+  }
+  const tapped = tapBody(response.body);
+  return { response: new Response(tapped.body, response), drain: tapped.drain };
 }`;
 
-export type HelperKind = 'reader' | 'loop' | 'tap' | 'nodeStream';
+const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads the rest, unseen. */
+%EXPORT%function drainNodeStream«<S extends import('node:stream').Readable>»(
+  stream«: S»,
+  close«: (stream: S) => unknown»,
+)«: void» {
+  for (const event of ['data', 'end', 'error']) {
+    for (const listener of stream.listeners(event)) {
+      // Node's http client gives the socket back to its agent on 'end'.
+      if (isListener(listener) && listener.name !== 'responseOnEnd') {
+        stream.removeListener(event, listener);
+      }
+    }
+  }
+  let closed = false;
+  const giveUp = ()«: void» => {
+    if (!closed) {
+      closed = true;
+      Promise.resolve(stream)
+        .then(close)
+        .catch(() => undefined);
+    }
+  };
+  const { timeoutMs, maxBytes } = DRAIN_LIMITS;
+  const timer = timeoutMs > 0 ? setTimeout(giveUp, timeoutMs) : undefined;
+  const stop = ()«: void» => {
+    clearTimeout(timer);
+  };
+  let bytes = 0;
+  stream.on('data', (chunk«: { length: number }») => {
+    bytes += chunk.length;
+    if (maxBytes > 0 && bytes > maxBytes) {
+      stop();
+      giveUp();
+    }
+  });
+  stream.on('error', stop);
+  stream.on('end', stop);
+  stream.on('close', stop);
+  stream.resume();
+}`;
 
-export const HELPER_BASE_NAMES: Record<HelperKind, string> = { reader: 'drainReader', loop: 'drainable', tap: 'tapBody', nodeStream: 'drainNodeStream' };
+const IS_LISTENER = `/** A listener as Node's emitter lists it (typed \`Function\` there). */
+function isListener(value«: unknown»)«: value is (...args: unknown[]) => unknown» {
+  return typeof value === 'function';
+}`;
 
-/** The method of the loop helper that hands the rest of the stream to the background drain (the rule treats it as EOF). */
+export type PieceName =
+  | 'bounds'
+  | 'chunkSize'
+  | 'drainChunks'
+  | 'drainReader'
+  | 'drainIterator'
+  | 'drainable'
+  | 'drainableBody'
+  | 'isWebStream'
+  | 'tapBody'
+  | 'tapResponse'
+  | 'isListener'
+  | 'drainNodeStream';
+
+interface Piece {
+  template: string;
+  /** Pieces this one calls. */
+  uses: PieceName[];
+  /** Identifiers the piece declares at the top level of its module. */
+  declares: string[];
+}
+
+/** In dependency order: a piece comes after every piece it uses, so the module reads from the bounds down. */
+const PIECES: Record<PieceName, Piece> = {
+  bounds: { template: BOUNDS, uses: [], declares: ['DRAIN_LIMITS'] },
+  chunkSize: { template: CHUNK_SIZE, uses: [], declares: ['chunkSize'] },
+  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize'], declares: ['drainChunks'] },
+  drainReader: { template: DRAIN_READER, uses: ['drainChunks'], declares: ['drainReader'] },
+  drainIterator: { template: DRAIN_ITERATOR, uses: ['drainChunks'], declares: ['drainIterator'] },
+  drainable: { template: DRAINABLE, uses: [], declares: ['drainable'] },
+  tapBody: { template: TAP_BODY, uses: ['drainReader'], declares: ['tapBody'] },
+  tapResponse: { template: TAP_RESPONSE, uses: ['tapBody'], declares: ['tapResponse'] },
+  isWebStream: { template: IS_WEB_STREAM, uses: [], declares: ['isWebStream'] },
+  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainIterator', 'tapBody', 'isWebStream'], declares: ['drainableBody'] },
+  isListener: { template: IS_LISTENER, uses: [], declares: ['isListener'] },
+  drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'isListener'], declares: ['drainNodeStream'] },
+};
+
+const ORDER = Object.keys(PIECES) as PieceName[];
+
+/** The method of drainable()'s result that hands the rest of the stream to the drain (the rule treats it as EOF). */
 export const HAND_OFF_METHOD = DRAIN_HAND_OFF_METHOD;
 
-/** The helper's text, named `name`, laid out like the file (indent unit, semicolons, line ending). */
-export function helperText(kind: HelperKind, name: string, layout: Layout): string {
-  const templates: Record<HelperKind, [string, string]> = { reader: [READER_TS, READER_JS], loop: [LOOP_TS, LOOP_JS], tap: [TAP_TS, TAP_JS], nodeStream: [NODE_STREAM_TS, NODE_STREAM_JS] };
-  const template = templates[kind][layout.typescript ? 0 : 1];
-  return template
-    .replace('NAME', name)
+/** Every identifier the pieces declare (the helper module's names and the names a file's own copy takes). */
+export const HELPER_IDENTIFIERS: readonly string[] = [...ORDER.flatMap((name) => PIECES[name].declares), 'LoopItem'];
+
+/** The pieces whose declarations `text` holds at its top level (a helper module or a file's own copy, with `suffix`). */
+export function piecesIn(declared: ReadonlySet<string>, suffix = ''): PieceName[] {
+  return ORDER.filter((name) => PIECES[name].declares.every((identifier) => declared.has(`${identifier}${suffix}`)));
+}
+
+/** `wanted` and every piece they use, in module order. */
+export function withDependencies(wanted: Iterable<PieceName>): PieceName[] {
+  const all = new Set<PieceName>();
+  const add = (name: PieceName): void => {
+    if (all.has(name)) return;
+    all.add(name);
+    for (const used of PIECES[name].uses) add(used);
+  };
+  for (const name of wanted) add(name);
+  return ORDER.filter((name) => all.has(name));
+}
+
+export interface RenderOptions {
+  style: Style;
+  bounds: DrainBounds;
+  /** `export function` (the helper module) or plain `function` (a file's own copy). */
+  exported: boolean;
+  /** Identifier renames for a file's own copy (`drainReader` -> `drainReader2` where the file uses the name already). */
+  rename?: ReadonlyMap<string, string>;
+}
+
+/** The pieces' text, in module order, laid out in the style (indentation, quotes, semicolons, line ending). */
+export function renderPieces(names: readonly PieceName[], options: RenderOptions): string {
+  const { style } = options;
+  return names.map((name) => renderPiece(PIECES[name], options)).join(`${style.eol}${style.eol}`);
+}
+
+function renderPiece(piece: Piece, { style, bounds, exported, rename }: RenderOptions): string {
+  let text = piece.template
+    .replace('%TIMEOUT%', String(bounds.drainTimeoutMs))
+    .replace('%MAX_BYTES%', bytesText(bounds.drainMaxBytes))
+    .replaceAll('%HAND_OFF%', HAND_OFF_METHOD)
+    .replaceAll('%EXPORT%', exported ? 'export ' : '');
+  text = style.typescript ? text.replace(/‹[^›]*›/g, '').replace(/[«»]/g, '') : stripTypes(text.replace(/[‹›]/g, ''));
+  if (rename && rename.size > 0) {
+    const pattern = new RegExp(`(?<![\\w$.])(${[...rename.keys()].join('|')})\\b`, 'g');
+    text = text.replace(pattern, (name: string) => rename.get(name) ?? name);
+  }
+  if (style.quote === '"') text = text.replace(/'([^'\n]*)'/g, '"$1"');
+  return text
     .split('\n')
     .map((line) => {
       const indent = /^( *)/.exec(line)![1];
-      const laidOut = line.startsWith(' *') || line.startsWith(' */') ? line : layout.unit.repeat(indent.length / 2) + line.slice(indent.length);
-      return layout.semi ? laidOut : laidOut.replace(/;$/, '');
+      const laidOut = style.unit.repeat(indent.length / 2) + line.slice(indent.length);
+      return style.semi ? laidOut : laidOut.replace(/;$/, '');
     })
-    .join(layout.eol);
+    .join(style.eol);
 }
 
-/**
- * Whether the file already declares this helper (a file rewritten before): its sites then share it. A loop helper
- * written before it took a bodyReader (an older drainguard) is not this helper: new sites get one of another name.
- */
-export function declaresHelper(text: string, name: string, kind?: HelperKind): boolean {
-  const declaration = new RegExp(`drainguard:[^]*?\\*/\\s*(async\\s+)?function ${name}\\b`).exec(text);
-  if (!declaration) return false;
-  if (kind !== 'loop') return true;
-  // The parameter list ends at the first `) {`; no type in it contains one.
-  return /^(?:(?!\) \{)[^])*\bbodyReader\b/.test(text.slice(declaration.index + declaration[0].length));
+/** `131072` as `128 * 1024`, the way a person writes a byte limit. */
+export function bytesText(bytes: number): string {
+  return bytes > 0 && bytes % 1024 === 0 ? `${bytes / 1024} * 1024` : String(bytes);
+}
+
+/** The JavaScript of a piece: its types left out, and the lines that then hold only a type (a generic's constraint) dropped. */
+function stripTypes(text: string): string {
+  return text
+    .replace(/«[^»]*»/g, '')
+    .replace(/\(\n\s*([^\n()]*),\n\s*([^\n()]*),\n\)/g, '($1, $2)')
+    .replace(/\(\n\s*([^\n(),]*),?\n\)/g, '($1)');
 }

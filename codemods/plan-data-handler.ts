@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
 import type { StreamResolver } from '../rules/analysis/streams.js';
 import type { FoundSite } from './find-sites.js';
+import { giveUpFor, type GiveUp } from './give-up.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
@@ -15,6 +16,8 @@ export interface DataHandlerPlan {
   statement: Node;
   /** The stream whose 'data' handler holds the close, as written there (`res`, `res.data`, `body`). */
   stream: string;
+  /** The original close (`res.destroy()`, `req.destroy()`), done past the drain's limits. */
+  giveUp: GiveUp;
 }
 
 export const DATA_HANDLER_NOT_A_STATEMENT_REASON =
@@ -56,14 +59,15 @@ export function planDataHandler(
   if (!statement) return manual(DATA_HANDLER_NOT_A_STATEMENT_REASON);
   const close = unwrap(site.node);
   const closeCallee = close?.type === AST_NODE_TYPES.CallExpression ? unwrap(close.callee) : null;
-  const receiver = closeCallee?.type === AST_NODE_TYPES.MemberExpression ? (closeCallee.object as Node) : null;
-  if (!receiver) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
+  if (close?.type !== AST_NODE_TYPES.CallExpression || closeCallee?.type !== AST_NODE_TYPES.MemberExpression) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
+  const receiver = closeCallee.object as Node;
   const text = (node: Node): string => sourceCode.getText(node).replace(/[!?]+$/, '');
   // The response itself, or the request it answers (`req.destroy()` of the request `http.get` returned).
   const sameStream = text(receiver) === text(stream) || (streams.familyOf(receiver) !== null && streams.familyOf(receiver) === streams.familyOf(stream));
   if (!sameStream) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
   if (isDerivedVariable(stream, sourceCode)) return manual(DATA_HANDLER_DERIVED_REASON);
-  return { kind: 'dataHandler', site, statement, stream: sourceCode.getText(stream) };
+  const giveUp = giveUpFor(close, stream, 'stream', 'destroy', sourceCode);
+  return { kind: 'dataHandler', site, statement, stream: sourceCode.getText(stream), giveUp };
 }
 
 /** `res`, `res.data`, `this.body`: read again at the close without side effects. */

@@ -1,28 +1,38 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node } from '../rules/analysis/ast.js';
+import { BranchTestClassifier } from '../rules/analysis/branch-tests.js';
 import { StreamResolver, type Family } from '../rules/analysis/streams.js';
+import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../rules/analysis/words.js';
 import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-close.js';
 import type { FoundSite } from './find-sites.js';
+import { abortGiveUp, giveUpFor, stableGiveUp, type GiveUp } from './give-up.js';
 import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
+import { terminalFlag } from './plan-flag.js';
+import { enclosingFinally, enclosingFunction, inScopeAt, isStatementListItem, nextStatement, variableAt } from './plan-scope.js';
 import { webBodyKind } from './web-body.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
- * A close of a reader in hand: the close statement becomes a drain of that reader (its own `cancel()` ends the drain when
- * the budget runs out). `detached`: nothing reads the reader after the close, so the drain runs in the background and
- * the function goes on at once; otherwise the drain is awaited (still bounded) so that later reads see EOF as before.
+ * A close of a reader (`read()`) or of an iterator of parsed messages (`next()`) in hand: the close statement becomes
+ * a drain of it. `detached`: nothing reads it after the close, so the drain runs in the background and the function
+ * goes on at once; otherwise the drain is awaited (still bounded) so that later reads see EOF as before.
  */
 export interface ReaderPlan {
   kind: 'reader';
   site: FoundSite;
   statement: Node;
-  reader: string;
+  /** The drained reader or iterator, as written at the close. */
+  drained: string;
+  method: 'read' | 'next';
+  giveUp: GiveUp;
   /** The close went through optional chaining (`reader?.cancel()`): drain only when the reader is there. */
   optional: boolean;
   detached: boolean;
   /** A close in a `finally` without `catch`: error paths get a `catch` that closes at once and rethrows. */
   finallyOf: TSESTree.TryStatement | null;
+  /** A close in a `finally` after a `catch`: drain only when this flag, set at the terminal event, is set. */
+  flag: string | null;
   closeText: string;
 }
 
@@ -33,18 +43,22 @@ export interface LoopChange {
   /** `close`: the close statement is replaced by the hand-off; `jump`: the hand-off goes before the break/return/continue. */
   kind: 'close' | 'jump';
 }
+
+/**
+ * How the rest of a `for await` loop's stream is drained after the hand-off:
+ * - `iterator`: the loop's own iterator is read on, and `giveUp` (the request's controller, or the close the branch
+ *   made) ends a pending read past the limits;
+ * - `tap`: the loop runs over a parser given a fetch Response or body (`iterSSE(response)`); the parser is handed a
+ *   stand-in fed from a reader of the real body, which the drain reads as raw bytes (no parsing of the tail);
+ * - `body`: the loop runs over a body stream of unknown kind itself: a web stream is tapped, a Node stream destroyed.
+ */
+export type LoopDrain = { kind: 'iterator'; giveUp: GiveUp } | { kind: 'tap'; argument: Node; what: 'response' | 'body' } | { kind: 'body' };
+
 export interface LoopPlan {
   kind: 'loop';
   loop: TSESTree.ForOfStatement;
   changes: LoopChange[];
-  /** What ends the background drain when the budget runs out: an AbortController (text), a close (arrow body text), or null = the wrapper holds the stream's reader / destroys a Node stream. */
-  stop: { controller: string } | { close: string } | null;
-  /**
-   * The loop runs over a parser built on a fetch Response or its body (`iterSSE(response, controller)`): the parser is
-   * handed a stand-in fed through a reader of the real body held by the helper, so that the drain discards raw bytes
-   * instead of running the parser over the tail. null when the call takes no provable fetch Response or body.
-   */
-  tap: Node | null;
+  drain: LoopDrain;
 }
 
 export interface ManualPlan {
@@ -65,27 +79,46 @@ export const DATA_HANDLER_REASON =
 export const READS_ON_REASON =
   'the loop reads this reader again after the close (it relies on the next read() seeing the end): a read error during a drain would reach that read; leave the loop after the close (break) to make it rewritable';
 
+export const FINALLY_AFTER_CATCH_REASON =
+  'the close is in a `finally` after a `catch`, and no flag set at the terminal event is in scope there to tell a finished stream from a failed one';
+
+const PENDING_READ_REASON =
+  "the close's target may be replaced before the drain's time limit, and this iterator's own return() waits for a pending read: keep the request's AbortController in a const";
+
+export interface PlanOptions {
+  /** The rule's `terminalPatterns` (to recognise the flag a `finally` can test). */
+  terminalPatterns?: readonly string[];
+}
+
 /**
  * Decides per site how to rewrite it. `streams` is the rule's own resolver when the rule found the sites in this run
  * (its class members and type information included), so the plan reads the streams, loops and readers as the rule did.
  */
-export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, streams: StreamResolver = resolverFor(sourceCode, sites)): Plan[] {
+export function planSites(
+  sites: readonly FoundSite[],
+  sourceCode: SourceCode,
+  streams: StreamResolver = resolverFor(sourceCode, sites),
+  options: PlanOptions = {},
+): Plan[] {
   const text = (node: Node): string => sourceCode.getText(node);
   const plans: Plan[] = [];
   const loopPlans = new Map<Node, LoopPlan>();
+  let classifier: BranchTestClassifier | undefined;
+  const classify = (): BranchTestClassifier =>
+    (classifier ??= new BranchTestClassifier(streams, compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS), text));
   const manual = (site: FoundSite, reason: string): void => {
     plans.push({ kind: 'manual', site, reason });
   };
   const loopPlanFor = (loop: TSESTree.ForOfStatement): LoopPlan => {
     let plan = loopPlans.get(loop);
     if (!plan) {
-      plan = { kind: 'loop', loop, changes: [], stop: null, tap: null };
+      plan = { kind: 'loop', loop, changes: [], drain: { kind: 'body' } };
       loopPlans.set(loop, plan);
       plans.push(plan);
     }
     return plan;
   };
-  const explicitCloses = new Map<LoopPlan, string>();
+  const explicitCloses = new Map<LoopPlan, TSESTree.CallExpression>();
 
   for (const site of sites) {
     const node = site.node;
@@ -106,13 +139,10 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
       const loop = family ? enclosingAsyncLoopOf(node, callee.object, family, streams, sourceCode) : null;
       const reader = family && fn ? findReaderInHand(node, callee.object, family, fn, streams, sourceCode) : null;
       if (reader && !(loop && reader.method === 'next')) {
-        if (reader.method === 'next') {
-          manual(site, NOTHING_ENDS_DRAIN_REASON);
-          continue;
-        }
         const finallyOf = enclosingFinally(statement);
-        if (finallyOf?.handler) {
-          manual(site, 'the close is in a `finally` after a `catch`: which paths failed is not known there');
+        const flag = finallyOf?.handler ? terminalFlag(finallyOf, node, classify(), sourceCode) : null;
+        if (finallyOf?.handler && flag === null) {
+          manual(site, FINALLY_AFTER_CATCH_REASON);
           continue;
         }
         const detached = finallyOf !== null || nothingReadsAfter(statement, reader.node, sourceCode);
@@ -124,14 +154,22 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
           manual(site, 'the reader is read again after the close, and the function is not async, so it cannot wait for the drain');
           continue;
         }
+        const giveUp = reader.method === 'read' ? giveUpFor(node, reader.node, 'reader', 'cancel', sourceCode) : iteratorGiveUp(node, reader.node, family, fn, streams, sourceCode);
+        if (!giveUp) {
+          manual(site, method === 'abort' ? PENDING_READ_REASON : NOTHING_ENDS_DRAIN_REASON);
+          continue;
+        }
         plans.push({
           kind: 'reader',
           site,
           statement,
-          reader: reader.text,
-          optional: node.parent?.type === AST_NODE_TYPES.ChainExpression && callee.optional,
+          drained: reader.text,
+          method: reader.method,
+          giveUp,
+          optional: isOptionalChain(callee),
           detached,
-          finallyOf,
+          finallyOf: finallyOf?.handler ? null : finallyOf,
+          flag,
           closeText: text(statement),
         });
         continue;
@@ -147,7 +185,7 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
       }
       const plan = loopPlanFor(loop);
       plan.changes.push({ site, statement, kind: 'close' });
-      if (!explicitCloses.has(plan)) explicitCloses.set(plan, text(unwrapClose(node)));
+      if (!explicitCloses.has(plan)) explicitCloses.set(plan, node);
       continue;
     }
     if (node.type === AST_NODE_TYPES.BreakStatement || node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ContinueStatement) {
@@ -169,19 +207,58 @@ export function planSites(sites: readonly FoundSite[], sourceCode: SourceCode, s
   }
 
   for (const plan of loopPlans.values()) {
-    const family = streams.asyncLoopFamily(plan.loop);
-    const controller = family ? findRequestController(plan.loop, family, streams, sourceCode) : null;
-    const close = explicitCloses.get(plan);
-    plan.tap = tappableArgument(plan.loop, sourceCode);
-    if (controller) plan.stop = { controller };
-    else if (close) plan.stop = { close };
-    // Without either, the reader of the real body held for the tap (or of the stream itself) ends the drain.
-    else if (!plan.tap && !iteratesStreamItself(plan.loop)) {
-      const index = plans.indexOf(plan);
-      plans.splice(index, 1, ...plan.changes.map((change): ManualPlan => ({ kind: 'manual', site: change.site, reason: NOTHING_ENDS_DRAIN_REASON })));
+    const drain = loopDrain(plan.loop, explicitCloses.get(plan) ?? null, streams, sourceCode);
+    if (drain) {
+      plan.drain = drain;
+      continue;
     }
+    const index = plans.indexOf(plan);
+    plans.splice(index, 1, ...plan.changes.map((change): ManualPlan => ({ kind: 'manual', site: change.site, reason: NOTHING_ENDS_DRAIN_REASON })));
   }
   return plans;
+}
+
+/** What can drain the rest of the loop's stream and end that drain past the limits (see {@link LoopDrain}), or null. */
+function loopDrain(loop: TSESTree.ForOfStatement, close: TSESTree.CallExpression | null, streams: StreamResolver, sourceCode: SourceCode): LoopDrain | null {
+  const tap = tappableArgument(loop, sourceCode);
+  if (tap) return { kind: 'tap', ...tap };
+  const family = streams.asyncLoopFamily(loop);
+  const controller = family ? findRequestController(loop, family, streams, sourceCode) : null;
+  if (controller) return { kind: 'iterator', giveUp: abortGiveUp(controller) };
+  // A close of the loop's own stream cannot end a pending read of it (a web stream is locked to the loop's iterator).
+  const closesOther = close !== null && !closesIterated(close, loop, sourceCode);
+  const giveUp = closesOther ? stableGiveUp(close, loop.right, sourceCode) : null;
+  if (giveUp) return { kind: 'iterator', giveUp };
+  if (!iteratesStreamItself(loop)) return null;
+  return webBodyKind(loop.right, sourceCode) === 'body' ? { kind: 'tap', argument: loop.right, what: 'body' } : { kind: 'body' };
+}
+
+/** `reader?.cancel()`, `this.reader?.cancel()`, `a?.b.cancel()`: the receiver may be missing where the close runs. */
+function isOptionalChain(member: TSESTree.MemberExpression): boolean {
+  for (let node: Node = member; node.type === AST_NODE_TYPES.MemberExpression; node = node.object) {
+    if (node.optional) return true;
+  }
+  return false;
+}
+
+function closesIterated(close: TSESTree.CallExpression, loop: TSESTree.ForOfStatement, sourceCode: SourceCode): boolean {
+  const callee = unwrap(close.callee) as TSESTree.MemberExpression;
+  const strip = (node: Node): string => sourceCode.getText(node).replace(/[!?]+$/, '');
+  return strip(callee.object) === strip(loop.right);
+}
+
+/**
+ * An iterator of parsed messages (`messages.next()`) can only be stopped by the request's AbortController: the close
+ * itself where it aborts one (`controller.abort()`), else the controller whose signal went into the request.
+ */
+function iteratorGiveUp(close: TSESTree.CallExpression, iterator: Node, family: Family | null, fn: Node | null, streams: StreamResolver, sourceCode: SourceCode): GiveUp | null {
+  const callee = unwrap(close.callee) as TSESTree.MemberExpression;
+  if (propertyName(callee) === 'abort') {
+    const own = stableGiveUp(close, iterator, sourceCode);
+    if (own) return own;
+  }
+  const controller = family && fn ? findRequestController(close, family, streams, sourceCode) : null;
+  return controller ? abortGiveUp(controller) : null;
 }
 
 function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): StreamResolver {
@@ -200,11 +277,12 @@ function iteratesStreamItself(loop: TSESTree.ForOfStatement): boolean {
 }
 
 /** The argument of the call that builds the loop's iterator that is provably a fetch Response or its body, if any. */
-function tappableArgument(loop: TSESTree.ForOfStatement, sourceCode: SourceCode): Node | null {
+function tappableArgument(loop: TSESTree.ForOfStatement, sourceCode: SourceCode): { argument: Node; what: 'response' | 'body' } | null {
   const right = unwrap(loop.right);
   if (right?.type !== AST_NODE_TYPES.CallExpression && right?.type !== AST_NODE_TYPES.NewExpression) return null;
   for (const argument of right.arguments) {
-    if (argument.type !== AST_NODE_TYPES.SpreadElement && webBodyKind(argument, sourceCode)) return argument;
+    const what = argument.type === AST_NODE_TYPES.SpreadElement ? null : webBodyKind(argument, sourceCode);
+    if (what) return { argument, what };
   }
   return null;
 }
@@ -219,25 +297,8 @@ function loopProblem(node: Node, loop: TSESTree.ForOfStatement): string | null {
   return null;
 }
 
-export function isStatementListItem(statement: Node): boolean {
-  const parent = statement.parent?.type;
-  return parent === AST_NODE_TYPES.BlockStatement || parent === AST_NODE_TYPES.SwitchCase || parent === AST_NODE_TYPES.Program || parent === AST_NODE_TYPES.StaticBlock;
-}
 
-export function enclosingFunction(node: Node): Node | null {
-  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
-  return null;
-}
 
-/** The `try` whose `finally` block holds `statement` (in the same function), if any. */
-function enclosingFinally(statement: Node): TSESTree.TryStatement | null {
-  for (let current: Node = statement; current.parent; current = current.parent) {
-    const parent = current.parent;
-    if (isFunction(parent)) return null;
-    if (parent.type === AST_NODE_TYPES.TryStatement && parent.finalizer === current) return parent;
-  }
-  return null;
-}
 
 /**
  * Whether nothing can read the reader again after the close statement, so a background drain cannot race the code:
@@ -296,13 +357,6 @@ function afterIsFree(node: Node, readPattern: RegExp, fn: Node | null, sourceCod
   return !readPattern.test(sourceCode.text.slice(end, fnEnd));
 }
 
-function nextStatement(statement: Node): Node | null {
-  const parent = statement.parent;
-  const list = parent?.type === AST_NODE_TYPES.BlockStatement || parent?.type === AST_NODE_TYPES.Program || parent?.type === AST_NODE_TYPES.StaticBlock ? parent.body : parent?.type === AST_NODE_TYPES.SwitchCase ? parent.consequent : null;
-  if (!list) return null;
-  const index = (list as Node[]).indexOf(statement);
-  return (list[index + 1]) ?? null;
-}
 
 /** The expression statement that is just the close (`await x.cancel()`, `x.cancel().catch(…)`, `void x.abort()`). */
 function closeStatement(call: Node): Node | null {
@@ -322,9 +376,6 @@ function closeStatement(call: Node): Node | null {
   }
 }
 
-function unwrapClose(call: Node): Node {
-  return call.parent?.type === AST_NODE_TYPES.ChainExpression ? call.parent : call;
-}
 
 /** A reader or iterator of the same response that this function reads with `.read()`/`.next()` and that is in scope at the close. */
 function findReaderInHand(
@@ -362,27 +413,8 @@ function enclosingClassOrSelf(fn: Node): Node {
   return fn;
 }
 
-/** An identifier reader must name the same variable at the close; `this.x` always does. */
-function inScopeAt(reader: Node, close: Node, sourceCode: SourceCode): boolean {
-  const target = unwrap(reader);
-  if (target?.type === AST_NODE_TYPES.MemberExpression) return unwrap(target.object)?.type === AST_NODE_TYPES.ThisExpression || target.object.type === AST_NODE_TYPES.Identifier;
-  if (target?.type !== AST_NODE_TYPES.Identifier) return false;
-  const variable = variableAt(target.name, reader, sourceCode);
-  return variable !== null && variable === variableAt(target.name, close, sourceCode);
-}
 
-interface ScopeLike {
-  set: Map<string, unknown>;
-  upper: ScopeLike | null;
-}
 
-function variableAt(name: string, node: Node, sourceCode: SourceCode): unknown {
-  for (let scope: ScopeLike | null = sourceCode.getScope(node); scope; scope = scope.upper) {
-    const variable = scope.set.get(name);
-    if (variable) return variable;
-  }
-  return null;
-}
 
 /** The `for await` around the close that iterates the closed response or something derived from it (`response.events()`, `iterSSE(response)`). */
 function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): TSESTree.ForOfStatement | null {
@@ -405,18 +437,19 @@ function enclosingAsyncLoopOf(node: Node, receiver: Node, family: Family, stream
 const CONTROLLER_NAME = /(^|\.)(\w*controller|abort\w*)$/i;
 
 /**
- * The `AbortController` of the request the loop reads, found where code keeps it: a `new AbortController()` whose
- * signal went into the request; an argument of the call that builds the iterator (`iterSSE(response, controller)`,
- * `{ signal: controller.signal }`, `{ controller }`); a field or variable whose `.signal` the function passes on.
+ * The `AbortController` of the request read at `at` (a loop, or a close), found where code keeps it: an argument of the
+ * call that builds the loop's iterator (`iterSSE(response, controller)`, `{ signal: controller.signal }`,
+ * `{ controller }`); a `new AbortController()` whose signal went into the request; a field or variable whose `.signal`
+ * the function passes on. Wherever its signal went, its abort() ends a pending read of that request's body.
  */
-function findRequestController(loop: TSESTree.ForOfStatement, family: Family, streams: StreamResolver, sourceCode: SourceCode): string | null {
+function findRequestController(at: Node, family: Family, streams: StreamResolver, sourceCode: SourceCode): string | null {
   const keys = sourceCode.visitorKeys as Record<string, readonly string[]>;
-  const fn = enclosingFunction(loop);
+  const fn = enclosingFunction(at);
   const text = (node: Node): string => sourceCode.getText(node);
   // `controller`, `this.controller`, `options.controller`: a name in scope at the loop, or a non-computed path from one.
   const usable = (node: Node): boolean => {
     const target = unwrap(node);
-    if (target?.type === AST_NODE_TYPES.Identifier) return inScopeAt(target, loop, sourceCode);
+    if (target?.type === AST_NODE_TYPES.Identifier) return inScopeAt(target, at, sourceCode);
     if (target?.type !== AST_NODE_TYPES.MemberExpression || target.computed) return false;
     return unwrap(target.object)?.type === AST_NODE_TYPES.ThisExpression || usable(target.object);
   };
@@ -434,7 +467,7 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
     }
     return null;
   };
-  const iterated = unwrap(loop.right);
+  const iterated = at.type === AST_NODE_TYPES.ForOfStatement ? unwrap(at.right) : null;
   if (iterated?.type === AST_NODE_TYPES.CallExpression) {
     for (const argument of iterated.arguments) {
       const found = fromArgument(argument);
@@ -447,7 +480,7 @@ function findRequestController(loop: TSESTree.ForOfStatement, family: Family, st
     if (found) return;
     if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier) {
       const init = unwrap(node.init);
-      if (init?.type === AST_NODE_TYPES.NewExpression && calleeName(init.callee) === 'AbortController' && streams.familyOf(node.id) === family && inScopeAt(node.id, loop, sourceCode)) {
+      if (init?.type === AST_NODE_TYPES.NewExpression && calleeName(init.callee) === 'AbortController' && streams.familyOf(node.id) === family && inScopeAt(node.id, at, sourceCode)) {
         found = node.id.name;
       }
     }

@@ -1,6 +1,7 @@
 import type { Linter, Rule, SourceCode } from 'eslint';
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { parseForESLint } from '@typescript-eslint/parser';
+import type { VisitorKeys } from '@typescript-eslint/visitor-keys';
 
 /*
  * ESLint and typescript-eslint describe the same runtime objects with two sets of types: ESLint's use ESTree nodes
@@ -24,4 +25,14 @@ export function asTypedSourceCode(sourceCode: SourceCode): TSESLint.SourceCode {
 /** What @typescript-eslint/parser returns (a TSESTree program), as ESLint's parser interface declares it. */
 export function asESLintParseResult(result: ReturnType<typeof parseForESLint>): Linter.ESLintParseResult {
   return result as unknown as Linter.ESLintParseResult;
+}
+
+/** A parse result built around a TSESTree program (the CLI's native parser, cli/lint-native-parser.ts), as ESLint's parser interface declares it. */
+export function asESLintParseResultOf(result: { ast: TSESTree.Program; scopeManager?: TSESLint.Scope.ScopeManager; visitorKeys?: VisitorKeys }): Linter.ESLintParseResult {
+  return result as unknown as Linter.ESLintParseResult;
+}
+
+/** A rule context's language options (typescript-eslint's type) as ESLint's `Linter` config takes them. */
+export function asESLintLanguageOptions(options: TSESLint.FlatConfig.LanguageOptions): Linter.LanguageOptions {
+  return options as unknown as Linter.LanguageOptions;
 }

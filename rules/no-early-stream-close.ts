@@ -4,7 +4,10 @@ import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
 import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
-import { suggestedEdits } from '../codemods/suggest.js';
+import type { FoundSite } from '../codemods/find-sites.js';
+import { suggestedEdits, type SuggestionContext } from '../codemods/suggest.js';
+import { asESLintLanguageOptions } from './eslint-types.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from './contract/drain-options.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
 import { StreamResolver, type Family } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
@@ -142,6 +145,9 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
     const allFacts: PathFacts<Site>[] = [];
     const loopBreaks = new Map<Node, Set<Segment>>();
     const consequentEnds = new Map<Node, Set<Segment>>();
+    const startedSegments = new Set<Segment>();
+    let openTries = 0;
+    const handlerSegments = new Set<Segment>();
     const top = (): PathFacts<Site> | null => stack[stack.length - 1] ?? null;
 
     /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
@@ -162,13 +168,17 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
       loopBreaks.delete(loop);
       let effect: Effect | null = null;
-      if (asyncLoopIterable(loop)) {
+      const iterable = asyncLoopIterable(loop);
+      if (iterable) {
         effect = {
           kind: 'deferred',
-          resolve: () => {
+          resolve: memo((): Effect => {
+            // A generator that returns on the terminal event ran out there, not at EOF.
+            const label = tests().terminalReturnOf(iterable);
+            if (label) return { kind: 'gen', label };
             const family = streams.asyncLoopFamily(loop);
             return family ? { kind: 'kill', family } : { kind: 'none' };
-          },
+          }),
         };
       } else if ((loop.type === AST_NODE_TYPES.WhileStatement || loop.type === AST_NODE_TYPES.DoWhileStatement || loop.type === AST_NODE_TYPES.ForStatement) && loop.test) {
         const test = loop.test;
@@ -224,30 +234,36 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
         );
       }
       if (found.length === 0) return;
-      // The suggestion is the rewrite `drainguard fix` makes (one code path), with the default budget.
+      // The suggestion is the rewrite `drainguard fix` makes (one code path, verified the same way), with the default bounds.
       // A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
-      const nodes = found.flatMap(({ site }) => {
+      const sites = new Map<Node, FoundSite>();
+      for (const { site } of found) {
+        const reported = foundSite(site.node);
+        sites.set(site.node, reported);
         const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
-        return jump ? [site.node, jump] : [site.node];
-      });
-      const suggestions = suggestionsFor([...new Set(nodes)], sourceCode, /\.[cm]?tsx?$/i.test(context.filename), streams);
+        if (jump && !sites.has(jump)) sites.set(jump, { ...foundSite(jump), partOf: reported });
+      }
+      // Built and verified when a host first asks for a suggestion's fix (ESLint does at once; a host that only
+      // prints reports never does), for all sites at once.
+      let suggestions: ReturnType<typeof suggestedEdits> | undefined;
+      const suggested = (): ReturnType<typeof suggestedEdits> =>
+        (suggestions ??= suggestionsFor([...sites.values()], sourceCode, { filename: context.filename, languageOptions: asESLintLanguageOptions(context.languageOptions), ruleOptions: context.options[0] ?? {} }, streams));
       for (const { site, event } of found) {
-        const rewrite = suggestions.get(site.node);
         const descriptor: TSESLint.ReportDescriptor<MessageIds> = {
           node: site.node,
           messageId: site.messageId,
           data: { ...site.data, event },
-          ...(rewrite
-            ? {
-                suggest: [
-                  {
-                    messageId: 'drainInBackground',
-                    data: { budget: String(rewrite.budget) },
-                    fix: (fixer) => fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text),
-                  },
-                ],
-              }
-            : {}),
+          suggest: [
+            {
+              messageId: 'drainInBackground',
+              data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) },
+              // No rewrite (a manual site, or one that failed its verification): no fix, and ESLint drops the suggestion.
+              fix: (fixer) => {
+                const rewrite = suggested().get(site.node);
+                return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
+              },
+            },
+          ],
         };
         context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
       }
@@ -275,6 +291,19 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
         if (!facts) return;
         facts.current.add(segment);
         // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
+        if (isHandlerBlock(node)) {
+          handlerSegments.add(segment);
+          // An edge into a `catch` or `finally` from a segment that also goes on inside the `try` is one of ESLint's throw
+          // and abrupt-resumption edges (at the first throwable node, at a generator's `yield`): an error or the consumer
+          // stopping, exempt paths. The edges of normal completion, `return` and `break` lead only into the handler.
+          for (const previous of segment.prevSegments) {
+            if (previous.nextSegments.some((next) => next !== segment && startedSegments.has(next) && !handlerSegments.has(next))) {
+              facts.addEdgeEffectFrom(previous, segment, KILL_ALL);
+            }
+          }
+        }
+        // Only a segment inside a `try` can be where a throw edge into its handler also goes on.
+        if (openTries > 0) startedSegments.add(segment);
         const branch = branchOf(node);
         if (branch) {
           facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
@@ -331,6 +360,27 @@ const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> =
       PropertyDefinition: noteClassMember,
       TSParameterProperty: noteClassMember,
       'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
+      // A called function that returns on the terminal event: the caller goes on from there.
+      'AwaitExpression:exit'(node: TSESTree.AwaitExpression) {
+        const call = node.argument;
+        if (call.type !== AST_NODE_TYPES.CallExpression || !mayCallLocalFunction(call)) return;
+        top()?.record({
+          kind: 'effect',
+          effect: {
+            kind: 'deferred',
+            resolve: memo((): Effect => {
+              const label = tests().terminalReturnOf(call);
+              return label ? { kind: 'gen', label } : { kind: 'none' };
+            }),
+          },
+        });
+      },
+      TryStatement() {
+        openTries++;
+      },
+      'TryStatement:exit'() {
+        openTries--;
+      },
       BreakStatement: onJump,
       // `continue` and `return` matter only as implicit closes, which need a `for await`.
       ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
@@ -420,6 +470,21 @@ function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node |
   return callee?.type === AST_NODE_TYPES.MemberExpression && closeMethods.has(propertyName(callee) ?? '') ? callee.object : null;
 }
 
+const KILL_ALL: Effect = { kind: 'killAll' };
+
+/** `f(…)`, `this.f(…)`, `x.f(…)`: a call that calledFunction may resolve (not `a.b.f(…)` or `f()(…)`). */
+function mayCallLocalFunction(call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  if (callee?.type === AST_NODE_TYPES.Identifier) return true;
+  const object = callee?.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : null;
+  return object?.type === AST_NODE_TYPES.Identifier || object?.type === AST_NODE_TYPES.ThisExpression;
+}
+
+/** The block of a `catch` clause or of a `finally`, where ESLint starts the segments that errors and early returns reach. */
+function isHandlerBlock(node: Node): boolean {
+  return node.type === AST_NODE_TYPES.CatchClause || (node.parent?.type === AST_NODE_TYPES.TryStatement && node.parent.finalizer === node);
+}
+
 /** The test and polarity of the branch that `node` starts, if it starts one. */
 function branchOf(node: Node): { test: Node; polarity: 'pos' | 'neg' } | null {
   const parent = node.parent;
@@ -484,15 +549,15 @@ export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | 
   return null;
 }
 
+/** A reported node as the planner takes it (its 1-based column). */
+function foundSite(node: Node): FoundSite {
+  return { node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 };
+}
+
 /** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
-function suggestionsFor(nodes: Node[], sourceCode: SourceCode, typescript: boolean, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
+function suggestionsFor(sites: FoundSite[], sourceCode: SourceCode, context: SuggestionContext, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
   try {
-    return suggestedEdits(
-      nodes.map((node) => ({ node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 })),
-      sourceCode,
-      typescript,
-      streams,
-    );
+    return suggestedEdits(sites, sourceCode, context, streams);
   } catch {
     return new Map();
   }

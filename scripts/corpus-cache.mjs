@@ -1,4 +1,5 @@
-// Where the pinned corpus SDKs live: a cache folder outside the repository (never committed).
+// Where the pinned corpus SDKs live: cache folders outside the repository (never committed).
+// Two lists: ../shared/corpus (the team's, read-only here) and bench/corpus (the wider sweep, ours).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -6,27 +7,44 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const CORPUS_DIR = process.env.DRAINGUARD_CORPUS ?? path.resolve(ROOT, '../shared/corpus');
-export const CACHE_DIR =
-  process.env.DRAINGUARD_CORPUS_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'drainguard-corpus');
-export const MODULES_DIR = path.join(CACHE_DIR, 'node_modules');
+const CACHE_ROOT = process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache');
 
-/** The corpus package names, from ../shared/corpus/package.json. */
-export function corpusPackages() {
-  return Object.keys(JSON.parse(readFileSync(path.join(CORPUS_DIR, 'package.json'), 'utf8')).dependencies);
+/** A pinned list: `dir` holds its package.json and expected.tsv, `cache` the folder it is installed into. */
+export const SHARED_CORPUS = {
+  name: 'shared',
+  dir: process.env.DRAINGUARD_CORPUS ?? path.resolve(ROOT, '../shared/corpus'),
+  cache: process.env.DRAINGUARD_CORPUS_CACHE ?? path.join(CACHE_ROOT, 'drainguard-corpus'),
+};
+export const WIDE_CORPUS = {
+  name: 'wide',
+  dir: path.join(ROOT, 'bench/corpus'),
+  cache: process.env.DRAINGUARD_WIDE_CORPUS_CACHE ?? path.join(CACHE_ROOT, 'drainguard-corpus-wide'),
+};
+
+export const CORPUS_DIR = SHARED_CORPUS.dir;
+export const CACHE_DIR = SHARED_CORPUS.cache;
+export const MODULES_DIR = modulesDir(SHARED_CORPUS);
+
+export function modulesDir(corpus) {
+  return path.join(corpus.cache, 'node_modules');
 }
 
-/** Installs the pinned SDKs (npm install --ignore-scripts) unless the cache already holds exactly them. */
-export function installCorpus(log = (line) => process.stdout.write(`${line}\n`)) {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const wanted = readFileSync(path.join(CORPUS_DIR, 'package.json'), 'utf8');
-  const stamp = path.join(CACHE_DIR, '.installed-package.json');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted && existsSync(MODULES_DIR)) {
-    log(`corpus: using the SDKs installed in ${CACHE_DIR}`);
+/** The package names of a corpus list (its package.json's dependencies). */
+export function corpusPackages(corpus = SHARED_CORPUS) {
+  return Object.keys(JSON.parse(readFileSync(path.join(corpus.dir, 'package.json'), 'utf8')).dependencies);
+}
+
+/** Installs a corpus's pinned SDKs (npm install --ignore-scripts) unless its cache already holds exactly them. */
+export function installCorpus(log = (line) => process.stdout.write(`${line}\n`), corpus = SHARED_CORPUS) {
+  mkdirSync(corpus.cache, { recursive: true });
+  const wanted = readFileSync(path.join(corpus.dir, 'package.json'), 'utf8');
+  const stamp = path.join(corpus.cache, '.installed-package.json');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted && existsSync(modulesDir(corpus))) {
+    log(`corpus ${corpus.name}: using the SDKs installed in ${corpus.cache}`);
     return;
   }
-  writeFileSync(path.join(CACHE_DIR, 'package.json'), wanted);
-  log(`corpus: installing the pinned SDKs into ${CACHE_DIR} (outside the repository) …`);
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: CACHE_DIR, stdio: 'inherit' });
+  writeFileSync(path.join(corpus.cache, 'package.json'), wanted);
+  log(`corpus ${corpus.name}: installing the pinned SDKs into ${corpus.cache} (outside the repository) …`);
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: corpus.cache, stdio: 'inherit' });
   writeFileSync(stamp, wanted);
 }

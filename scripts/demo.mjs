@@ -22,8 +22,9 @@ if (!existsSync(`${root}/${cli}`)) step('build', ['scripts/build.mjs']);
 // 1. Lint the examples: three early closes are reported, the drained client is clean.
 step('drainguard lint examples', [cli, 'lint', 'examples']);
 
-// 2. One fix, shown as a diff and not written (--dry --print).
-step('drainguard fix --dry --print examples/sse-chat-client.ts', [cli, 'fix', '--dry', '--print', 'examples/sse-chat-client.ts']);
+// 2. The MCP tool call's fix, shown as a diff and not written (--dry --print): the helper module it would create,
+// and the abort that becomes a bounded drain of the message iterator, which that same abort still ends.
+step('drainguard fix --dry --print examples/mcp-tool-call.ts', [cli, 'fix', '--dry', '--print', 'examples/mcp-tool-call.ts']);
 
 // 3. The proof: connections the server counts for 20 sequential calls, before and after the rewrite.
 step('connections counted by a local server: early close vs. the codemod rewrite vs. a hand-drained client', [

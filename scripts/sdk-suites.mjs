@@ -1,26 +1,43 @@
 #!/usr/bin/env node
 // npm run sdk-suites: the proof that `drainguard fix` can be merged blind on real SDKs. For each SDK
-// of scripts/sdk-suites/sdks.mjs (checked out at a pinned commit in a cache folder outside this
-// repository, never committed): its own type-check and test suite before the fix (the baseline,
-// cached per commit), `drainguard fix --force src/`, the same after it (each test bounded, so a hang
-// is a failure), a real-server probe of one streaming call before and after, and a report: the fix's
-// sites, new type errors, new failing tests with their assertions, hangs, probe timings and
-// connection counts. A new failure whose failing line asserts that a cancel/abort spy was called
-// checks the early close itself (a maintainer updates it) and is listed as such. Exit 0 when nothing
-// else got worse (type errors, hangs, other new failures, a failed probe), 1 when something did,
-// 2 on a setup error.
+// of scripts/sdk-suites/sdks.mjs (cloned from its public URL at a pinned commit into a cache folder
+// outside this repository, never committed; DRAINGUARD_SDK_MIRROR=<template with {owner} and
+// {name}> clones from a local mirror instead): its own type-check and test suite before the fix (the
+// baseline, cached per commit), `drainguard fix --force <its source folder>`, the same after it
+// (each test bounded, so a hang is a failure), the repository's own lint and format checks on the
+// changed files before and after, a real-server probe of one streaming call before and after (SDKs
+// with a call in probe-calls.mjs), and a report: the fix's sites, new type errors, new failing tests
+// with their assertions, hangs, check output, probe timings and connection counts. A new failure
+// whose failing line asserts that a cancel/abort spy was called checks the early close itself (a
+// maintainer updates it) and is listed as such. Exit 0 when nothing else got worse (type errors,
+// hangs, other new failures, a check that passed before and fails after, a failed probe), 1 when
+// something did, 2 on a setup error.
 //
 //   node scripts/sdk-suites.mjs [--drainguard DIR] [--no-build] [--sdk NAME]... [--out DIR]
 //        [--test-timeout-ms N] [--suite-timeout-ms N] [--hold-ms N] [--calls N] [--rebaseline]
-//        [--probe-only]  (fix and probe, without type-check and test suites)
+//        [--probe-only]  (fix and probe, without type-check, test suites and checks)
+//        [--fix-arg ARG]...  (passed on to `drainguard fix`, e.g. --fix-arg=--no-verify)
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleSdk } from './sdk-suites/bundle.mjs';
+import { changedFiles, fileStats, runChecks, runChecksBefore } from './sdk-suites/checks.mjs';
 import { preparePristine } from './sdk-suites/checkout.mjs';
-import { formatSdkReport } from './sdk-suites/report.mjs';
-import { assertionSite, assertsEarlyClose, compareSuites, newDiagnostics, parseTscDiagnostics, readVitestReport } from './sdk-suites/results.mjs';
+import { nodeBinDir, sdkEnv } from './sdk-suites/node-runtime.mjs';
+import { STREAMING_CALLS } from './sdk-suites/probe-calls.mjs';
+import { formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
+import {
+  assertionSite,
+  assertsEarlyClose,
+  compareSuites,
+  mergeSuiteRuns,
+  newDiagnostics,
+  parseTscDiagnostics,
+  readVitestReport,
+  settleRerun,
+} from './sdk-suites/results.mjs';
 import { run } from './sdk-suites/run.mjs';
 import { CACHE_DIR, SDKS } from './sdk-suites/sdks.mjs';
 
@@ -39,6 +56,7 @@ const { values: options } = parseCommandLine({
     calls: { type: 'string', default: '10' },
     rebaseline: { type: 'boolean', default: false },
     'probe-only': { type: 'boolean', default: false },
+    'fix-arg': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -53,7 +71,8 @@ function parseCommandLine(config) {
   }
 }
 if (options.help) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 15).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
+  const header = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
+  process.stdout.write(header.slice(0, header.findIndex((line) => !line.startsWith('//'))).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
   process.exit(0);
 }
 
@@ -94,31 +113,44 @@ async function drainguardCommit() {
   return `${head.stdout.trim() || 'unknown'}${dirty.stdout.trim() ? ' (+ uncommitted changes)' : ''}`;
 }
 
-/** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir */
-async function typecheck(sdk, dir) {
-  const [command, ...args] = sdk.typecheck;
-  const result = await run(command, args, { cwd: dir, timeoutMs: 15 * 60_000 });
-  return { code: result.code, ms: result.ms, diagnostics: parseTscDiagnostics(result.stdout + result.stderr), output: (result.stdout + result.stderr).slice(0, 20_000) };
+/**
+ * One SDK's checkout and the environment its commands run in.
+ * @typedef {{ sdk: import('./sdk-suites/sdks.mjs').Sdk, dir: string, env: NodeJS.ProcessEnv, node: string }} Target
+ */
+
+/** @param {Target} target */
+async function typecheck({ sdk, dir, env }) {
+  const [command, ...args] = sdk.typecheck.command;
+  const result = await run(command, args, { cwd: path.join(dir, sdk.typecheck.cwd), env, timeoutMs: 15 * 60_000 });
+  const output = result.stdout + result.stderr;
+  return { code: result.code, ms: result.ms, diagnostics: parseTscDiagnostics(output), output: output.slice(0, 20_000) };
 }
 
 /**
- * @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir @param {string} label
- * @param {string[]} [files] only these test files (default: the whole suite)
+ * Every run of the suite (or, with `only`, the runs and files it names).
+ * @param {Target} target @param {string} label
+ * @param {Map<string, string[]>} [only] run label -> test files
  */
-async function testSuite(sdk, dir, label, files = []) {
-  const reportFile = path.join(outDir, `${sdk.name}-${label}-vitest.json`);
-  const cwd = path.join(dir, sdk.tests.cwd);
-  const [command, ...args] = sdk.tests.command;
-  const flags = ['--reporter=json', `--outputFile=${reportFile}`, `--testTimeout=${testTimeoutMs}`, `--hookTimeout=${testTimeoutMs}`];
-  log(`${sdk.name}: tests ${label} (${[command, ...args].join(' ')}) …`);
-  // CI=true: vitest neither writes nor rewrites snapshot files in the checkout.
-  const result = await run(command, [...args, ...flags, ...files], { cwd, env: { ...process.env, CI: 'true' }, timeoutMs: suiteTimeoutMs });
-  writeFileSync(path.join(outDir, `${sdk.name}-${label}-vitest.log`), result.stdout + result.stderr);
-  return readVitestReport(reportFile, cwd, { killed: result.timedOut, ms: result.ms, testTimeoutMs });
+async function testSuite({ sdk, dir, env }, label, only) {
+  const runs = [];
+  for (const testRun of sdk.tests) {
+    const files = only?.get(testRun.label);
+    if (only && !files) continue;
+    const reportFile = path.join(outDir, `${sdk.name}-${label}-${testRun.label.replace(/\W+/g, '_')}-vitest.json`);
+    const cwd = path.join(dir, testRun.cwd);
+    const [command, ...args] = testRun.command;
+    const flags = ['--reporter=json', `--outputFile=${reportFile}`, `--testTimeout=${testTimeoutMs}`, `--hookTimeout=${testTimeoutMs}`];
+    log(`${sdk.name}: tests ${label}, ${testRun.label} (${[command, ...args].join(' ')}) …`);
+    const result = await run(command, [...args, ...flags, ...(files ?? [])], { cwd, env, timeoutMs: suiteTimeoutMs });
+    writeFileSync(reportFile.replace(/-vitest\.json$/, '-vitest.log'), result.stdout + result.stderr);
+    runs.push(readVitestReport(reportFile, cwd, { killed: result.timedOut, ms: result.ms, testTimeoutMs, run: testRun.label, prefix: sdk.tests.length > 1 }));
+  }
+  return mergeSuiteRuns(runs);
 }
 
-/** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir @param {string} label */
-async function probe(sdk, dir, label) {
+/** @param {Target} target @param {string} label */
+async function probe({ sdk, dir, node }, label) {
+  if (!sdk.entry || !STREAMING_CALLS[sdk.name]) return null;
   const bundle = path.join(CACHE_DIR, 'probe', `${sdk.name}-${label}.mjs`);
   try {
     await bundleSdk(sdk, dir, bundle);
@@ -126,7 +158,7 @@ async function probe(sdk, dir, label) {
     return { error: `bundling ${sdk.entry} failed: ${String(error?.message ?? error).split('\n')[0]}` };
   }
   const boundMs = holdMs * 2 + calls * 5000 + 30_000;
-  const result = await run(process.execPath, [path.join(HERE, 'sdk-suites/probe.mjs'), sdk.name, bundle, String(holdMs), String(calls)], { cwd: dir, timeoutMs: boundMs });
+  const result = await run(node, [path.join(HERE, 'sdk-suites/probe.mjs'), sdk.name, bundle, String(holdMs), String(calls)], { cwd: dir, timeoutMs: boundMs });
   if (result.timedOut) return { error: `the probe did not finish within ${boundMs} ms (hang)` };
   const line = result.stdout.trim().split('\n').pop() ?? '';
   try {
@@ -138,52 +170,58 @@ async function probe(sdk, dir, label) {
 
 /**
  * Runs the files of the new failures once more: a test that passes then is reported as flaky (the
- * openai-node suite has some on Node 20) and leaves the list of new failures.
- * @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir
+ * openai-node suite has some: CPU-heavy tests time out on a loaded machine) and leaves the lists of
+ * new failures and hangs.
+ * @param {Target} target
  * @param {ReturnType<typeof compareSuites>} comparison
  */
-async function rerunNewFailures(sdk, dir, comparison) {
+async function rerunNewFailures(target, comparison) {
   if (comparison.newFailures.length === 0) return [];
-  const files = [...new Set(comparison.newFailures.map((test) => test.key.split(/ > | \(the file did not run\)/)[0]))];
-  const rerun = await testSuite(sdk, dir, 'after-rerun', files);
-  const passed = new Set(rerun.tests.filter((test) => test.status === 'passed').map((test) => test.key));
-  const flaky = comparison.newFailures.filter((test) => passed.has(test.key));
-  comparison.newFailures = comparison.newFailures.filter((test) => !passed.has(test.key));
-  return flaky;
+  /** @type {Map<string, string[]>} */
+  const only = new Map();
+  for (const test of comparison.newFailures) only.set(test.run, [...new Set([...(only.get(test.run) ?? []), test.file])]);
+  return settleRerun(comparison, await testSuite(target, 'after-rerun', only));
 }
 
 /**
  * The baseline type-check and suite do not depend on drainguard: they are cached per SDK commit,
- * Node version and test timeout. The probe of the pristine source is cheap and always runs.
- * @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir
+ * Node version, commands and test timeout. The probe of the pristine source is cheap and always runs.
+ * @param {Target} target
  */
-async function baseline(sdk, dir) {
+async function baseline(target) {
+  const { sdk } = target;
   if (options['probe-only']) {
     log(`${sdk.name}: probe before …`);
-    return { tsc: NOT_RUN_TSC, suite: NOT_RUN_SUITE, probe: await probe(sdk, dir, 'before') };
+    return { tsc: NOT_RUN_TSC, suite: NOT_RUN_SUITE, probe: await probe(target, 'before') };
   }
-  const file = path.join(CACHE_DIR, 'baseline', `${sdk.name}-${sdk.commit}-node${process.versions.node}-t${testTimeoutMs}.json`);
+  const version = await run(target.node, ['--version'], { cwd: target.dir });
+  const key = createHash('sha256')
+    .update(JSON.stringify([version.stdout.trim(), sdk.typecheck, sdk.tests, testTimeoutMs]))
+    .digest('hex')
+    .slice(0, 12);
+  const file = path.join(CACHE_DIR, 'baseline', `${sdk.name}-${sdk.commit.slice(0, 12)}-${key}.json`);
   let cached;
   if (!options.rebaseline && existsSync(file)) {
     log(`${sdk.name}: baseline type-check and tests from ${file} (--rebaseline to run them again)`);
     cached = JSON.parse(readFileSync(file, 'utf8'));
   } else {
     log(`${sdk.name}: type-check before …`);
-    const tsc = await typecheck(sdk, dir);
-    const suite = await testSuite(sdk, dir, 'before');
+    const tsc = await typecheck(target);
+    const suite = await testSuite(target, 'before');
     cached = { tsc, suite };
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(cached));
   }
   log(`${sdk.name}: probe before …`);
-  return { ...cached, probe: await probe(sdk, dir, 'before') };
+  return { ...cached, probe: await probe(target, 'before') };
 }
 
-/** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} dir */
-async function runFix(sdk, dir) {
-  const result = await run(process.execPath, [cli, 'fix', '--force', '--json', sdk.fixPath], { cwd: dir, timeoutMs: 15 * 60_000 });
-  /** @type {{ code: number | null, summary: any, sites: any[], error?: string }} */
-  const fix = { code: result.code, summary: null, sites: [] };
+/** @param {Target} target */
+async function runFix({ sdk, dir, env }) {
+  const args = [cli, 'fix', '--force', '--json', ...options['fix-arg'], sdk.fixPath];
+  const result = await run(process.execPath, args, { cwd: dir, env, timeoutMs: 15 * 60_000 });
+  /** @type {{ code: number | null, summary: any, sites: any[], error?: string, stderr: string }} */
+  const fix = { code: result.code, summary: null, sites: [], stderr: result.stderr.slice(0, 4000) };
   try {
     const report = JSON.parse(result.stdout);
     fix.summary = report.summary;
@@ -194,7 +232,73 @@ async function runFix(sdk, dir) {
     fix.error = `no JSON report (exit ${result.code}${result.timedOut ? ', timed out' : ''}): ${(result.stderr || result.stdout).slice(0, 2000)}`;
   }
   const diff = await run('git', ['diff'], { cwd: dir });
-  return { fix, diff: diff.stdout };
+  const files = await changedFiles(dir);
+  // A created file (a helper module) shows in the diff as a whole.
+  const created = await Promise.all(
+    files.filter((file) => file.created).map((file) => run('git', ['diff', '--no-index', '--', '/dev/null', file.path], { cwd: dir })),
+  );
+  return { fix, diff: diff.stdout + created.map((c) => c.stdout).join(''), files };
+}
+
+/** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk */
+async function target(sdk) {
+  const dir = await preparePristine(sdk, log);
+  const binDir = await nodeBinDir(sdk.node, log);
+  // As `npm run`/`pnpm run` do, the checkout's node_modules/.bin comes first (./scripts/lint relies on it).
+  const env = sdkEnv(path.join(dir, 'node_modules', '.bin'), sdkEnv(binDir));
+  return { sdk, dir, env, node: path.join(binDir, 'node') };
+}
+
+/** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {{ dir: string, commit: string }} drainguard */
+async function runSdk(sdk, drainguard) {
+  let t;
+  try {
+    t = await target(sdk);
+  } catch (error) {
+    fail(String(error?.message ?? error));
+  }
+  const before = await baseline(t);
+  log(`${sdk.name}: drainguard fix --force ${[...options['fix-arg'], sdk.fixPath].join(' ')} …`);
+  const { fix, diff, files } = await runFix(t);
+  writeFileSync(path.join(outDir, `${sdk.name}.diff`), diff);
+  const probeOnly = options['probe-only'];
+  log(`${sdk.name}: lint and format checks on ${files.length} changed file(s) …`);
+  const checks = probeOnly
+    ? null
+    : {
+        after: await runChecks(sdk.checks, t.dir, files.map((file) => file.path), t.env),
+        before: await runChecksBefore(sdk.checks, t.dir, files, t.env),
+      };
+  log(`${sdk.name}: type-check after …`);
+  const tsc = probeOnly ? NOT_RUN_TSC : await typecheck(t);
+  const suite = probeOnly ? NOT_RUN_SUITE : await testSuite(t, 'after');
+  log(`${sdk.name}: probe after …`);
+  const after = { tsc, suite, probe: await probe(t, 'after') };
+  const comparison = compareSuites(before.suite, after.suite);
+  comparison.flaky = await rerunNewFailures(t, comparison);
+  for (const test of comparison.newFailures) {
+    const testRun = sdk.tests.find((r) => r.label === test.run) ?? sdk.tests[0];
+    test.site = assertionSite(test, path.join(t.dir, testRun.cwd));
+    test.assertsEarlyClose = Boolean(test.site && !test.timedOut && assertsEarlyClose(test.site.source));
+  }
+  log(`${sdk.name}: the checkout in ${t.dir} keeps the rewrite; the next run resets it`);
+  return {
+    name: sdk.name,
+    repo: sdk.repo,
+    commit: sdk.commit,
+    node: (await run(t.node, ['--version'], { cwd: t.dir })).stdout.trim(),
+    drainguard,
+    fixCommand: ['drainguard fix --force --json', ...options['fix-arg'], sdk.fixPath].join(' '),
+    typecheckCommand: `${sdk.typecheck.cwd === '.' ? '' : `(cd ${sdk.typecheck.cwd}) `}${sdk.typecheck.command.join(' ')}`,
+    fix,
+    diff,
+    files: await fileStats(t.dir, files),
+    checks,
+    newDiagnostics: newDiagnostics(before.tsc.diagnostics, after.tsc.diagnostics),
+    before,
+    after,
+    comparison,
+  };
 }
 
 async function main() {
@@ -210,54 +314,12 @@ async function main() {
   const results = [];
   let worse = false;
   for (const name of wanted) {
-    const sdk = /** @type {import('./sdk-suites/sdks.mjs').Sdk} */ (SDKS.find((s) => s.name === name));
-    let dir;
-    try {
-      dir = await preparePristine(sdk, log);
-    } catch (error) {
-      fail(String(error?.message ?? error));
-    }
-    const before = await baseline(sdk, dir);
-    log(`${sdk.name}: drainguard fix --force ${sdk.fixPath} …`);
-    const { fix, diff } = await runFix(sdk, dir);
-    writeFileSync(path.join(outDir, `${sdk.name}.diff`), diff);
-    log(`${sdk.name}: type-check after …`);
-    const tsc = options['probe-only'] ? NOT_RUN_TSC : await typecheck(sdk, dir);
-    const suite = options['probe-only'] ? NOT_RUN_SUITE : await testSuite(sdk, dir, 'after');
-    log(`${sdk.name}: probe after …`);
-    const after = { tsc, suite, probe: await probe(sdk, dir, 'after') };
-    const comparison = compareSuites(before.suite, after.suite);
-    comparison.flaky = await rerunNewFailures(sdk, dir, comparison);
-    for (const test of comparison.newFailures) {
-      test.site = assertionSite(test, path.join(dir, sdk.tests.cwd));
-      test.assertsEarlyClose = Boolean(test.site && !test.timedOut && assertsEarlyClose(test.site.source));
-    }
-    const record = {
-      name: sdk.name,
-      repo: sdk.repo,
-      commit: sdk.commit,
-      drainguard,
-      typecheckCommand: sdk.typecheck.join(' '),
-      fix,
-      diff,
-      newDiagnostics: newDiagnostics(before.tsc.diagnostics, after.tsc.diagnostics),
-      before,
-      after,
-      comparison,
-    };
+    const record = await runSdk(/** @type {import('./sdk-suites/sdks.mjs').Sdk} */ (SDKS.find((s) => s.name === name)), drainguard);
     results.push(record);
-    const text = formatSdkReport(record);
-    process.stdout.write(`${text}\n\n`);
-    worse ||=
-      Boolean(fix.error) ||
-      record.newDiagnostics.length > 0 ||
-      comparison.newFailures.some((test) => !test.assertsEarlyClose) ||
-      comparison.timedOut.length > 0 ||
-      after.suite.killed ||
-      Boolean(after.probe?.error);
-    log(`${sdk.name}: the checkout in ${dir} keeps the rewrite; the next run resets it`);
+    process.stdout.write(`${formatSdkReport(record)}\n\n`);
+    writeFileSync(path.join(outDir, 'report.md'), results.map(formatSdkReport).join('\n\n') + '\n');
+    worse ||= worseThanBefore(record);
   }
-  writeFileSync(path.join(outDir, 'report.md'), results.map(formatSdkReport).join('\n\n') + '\n');
   writeFileSync(
     path.join(outDir, 'summary.json'),
     JSON.stringify(results.map(({ before, after, ...rest }) => ({ ...rest, before: strip(before), after: strip(after) })), null, 2),

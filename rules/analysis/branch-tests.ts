@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from './ast.js';
-import { calledFunction, isNullish, ownReturns, terminalBranchOf } from './function-results.js';
+import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
 import type { Family, StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
@@ -62,6 +62,10 @@ export class BranchTestClassifier {
   private readonly flags = new Map<TSESLint.Scope.Variable, boolean>();
   /** Per function: the label of its terminal test when it returns null exactly on its terminal-event branches. */
   private readonly nullOnTerminal = new Map<Node, string | null>();
+  /** Per variable: whether the code writes to it (`res.write(…)`), see isWritableState. */
+  private readonly writtenTo = new Map<TSESLint.Scope.Variable, boolean>();
+  /** Per function: the label of a terminal test whose branch ends in one of its returns. */
+  private readonly terminalReturns = new Map<Node, string | null>();
 
   constructor(
     private readonly streams: StreamResolver,
@@ -165,7 +169,7 @@ export class BranchTestClassifier {
     if (reply) return reply;
     const nullOnTerminal = this.nullOnTerminalValue(node);
     if (nullOnTerminal) return { pos: NONE, neg: { kind: 'gen', label: nullOnTerminal } };
-    const tokens = collectTokens(node);
+    const tokens = collectTokens(node, (member) => this.isWritableState(member));
     const relational = node.type === AST_NODE_TYPES.BinaryExpression && RELATIONAL.has(node.operator);
     if (relational && (this.readsClock(node.left) || this.readsClock(node.right))) return { pos: KILL_ALL, neg: NONE };
     const comparison = relational && !isEmptinessCheck(node);
@@ -201,6 +205,26 @@ export class BranchTestClassifier {
       return isNull ? { pos: NONE, neg: KILL_ALL } : { pos: KILL_ALL, neg: NONE };
     }
     return NEUTRAL;
+  }
+
+  /**
+   * The state of the side we write to says nothing about the body we read: a Node writable's own state
+   * (`res.writableEnded`, `writableFinished`) and any state of an object this code writes to (`res.finished` where
+   * `res.write(…)`/`res.end()` is called).
+   */
+  private isWritableState(member: TSESTree.MemberExpression): boolean {
+    const name = propertyName(member);
+    if (name !== null && words(name)[0] === 'writable') return true;
+    const object = unwrap(member.object);
+    if (object?.type !== AST_NODE_TYPES.Identifier) return false;
+    const variable = this.streams.variableOf(object);
+    if (!variable) return false;
+    let written = this.writtenTo.get(variable);
+    if (written === undefined) {
+      written = variable.references.some((reference) => isWriteCallReceiver(reference.identifier));
+      this.writtenTo.set(variable, written);
+    }
+    return written;
   }
 
   /** A clock reading (`Date.now()`, `performance.now()`), directly or through a variable that holds one, in an arithmetic expression. */
@@ -245,7 +269,7 @@ export class BranchTestClassifier {
 
   private computeNullOnTerminal(fn: Node): string | null {
     let label: string | null = null;
-    for (const statement of ownReturns(fn)) {
+    for (const statement of this.streams.returnsOf(fn)) {
       const returnsNull = isNullish(statement.argument);
       const branch = terminalBranchOf(statement, (test) => this.classify(test).pos);
       if (returnsNull !== (branch !== null)) return null;
@@ -254,11 +278,41 @@ export class BranchTestClassifier {
     return label;
   }
 
+  /**
+   * When `expression` calls a function of the module (or the class) that returns on a terminal event (`if (result ===
+   * 'complete') return;`), the label of that event: the call may end there, before EOF. Computed once per function.
+   */
+  terminalReturnOf(expression: Node): string | null {
+    const call = unwrap(expression);
+    const fn = call?.type === AST_NODE_TYPES.CallExpression ? calledFunction(call, this.streams) : null;
+    if (!fn) return null;
+    if (this.terminalReturns.has(fn)) return this.terminalReturns.get(fn)!;
+    this.terminalReturns.set(fn, null);
+    let label: string | null = null;
+    for (const statement of this.streams.returnsOf(fn)) {
+      label = terminalBranchOf(statement, (test) => this.classify(test).pos);
+      if (label) break;
+    }
+    this.terminalReturns.set(fn, label);
+    return label;
+  }
+
   /** A JSON-RPC reply check by shape, when the completion patterns recognise replies (the defaults do). */
   private jsonRpcReply(node: Node): TestEffects | null {
     if (!isJsonRpcReply(node, collectTokens(node)) || !matchesTerminal(JSON_RPC_REPLY_TOKEN, this.terminalPatterns)) return null;
     return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
   }
+}
+
+/** Methods that write to a Node writable or a server response. */
+const WRITE_METHODS = new Set(['write', 'end', 'writeHead', 'setHeader', 'flushHeaders']);
+
+/** `x` of a call `x.write(…)`, `x.end()`. */
+function isWriteCallReceiver(identifier: Node): boolean {
+  const member = identifier.parent;
+  if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== identifier) return false;
+  const call = member.parent;
+  return call?.type === AST_NODE_TYPES.CallExpression && call.callee === member && WRITE_METHODS.has(propertyName(member) ?? '');
 }
 
 function isStringLiteral(node: Node): boolean {
@@ -306,7 +360,7 @@ function isTrueLiteral(left: Node, right: Node): boolean {
 }
 
 /** Names, property names and string literals a test mentions (not inside nested functions). */
-function collectTokens(root: Node): string[] {
+function collectTokens(root: Node, skipMember?: (member: TSESTree.MemberExpression) => boolean): string[] {
   const tokens: string[] = [];
   const visit = (node: Node | null | undefined): void => {
     if (!node) return;
@@ -325,6 +379,7 @@ function collectTokens(root: Node): string[] {
         node.expressions.forEach((expression) => visit(expression));
         return;
       case AST_NODE_TYPES.MemberExpression:
+        if (skipMember?.(node)) return;
         visit(node.object);
         if (node.computed) visit(node.property);
         else tokens.push(propertyName(node) ?? '');

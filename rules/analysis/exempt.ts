@@ -1,4 +1,5 @@
 import { calleeName, holderKeyName, isFunction, propertyName, unwrap, type Node } from './ast.js';
+import { isDrainCall } from './hand-off.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 const ITERATOR_STOP_MEMBERS = new Set(['return', 'throw', 'cancel']);
@@ -36,7 +37,7 @@ function endsInThrow(node: Node): boolean {
   return false;
 }
 
-/** Iterator / underlying-source stop members, and callbacks of abort, timeout, error, close and end events. */
+/** Iterator / underlying-source stop members, callbacks of abort, timeout, error, close and end events, and a drain's give-up. */
 function isExemptFunction(fn: Node): boolean {
   const key = holderKeyName(fn);
   if (key && ITERATOR_STOP_MEMBERS.has(key)) return true;
@@ -48,7 +49,7 @@ function isExemptFunction(fn: Node): boolean {
   if (parent?.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.some((argument) => argument === fn)) return false;
   const name = calleeName(parent.callee);
   if (!name) return false;
-  if (TIMER_CALLS.has(name)) return true;
+  if (TIMER_CALLS.has(name) || isDrainCall(name)) return true;
   if (name === 'catch') return true;
   if (name === 'then') return parent.arguments[1] === fn;
   if (LISTENER_METHODS.has(name)) {

@@ -31,10 +31,8 @@ export type Op<Site> =
   | { kind: 'site'; site: Site }
   | { kind: 'spawn'; child: PathFacts<Site> };
 
-interface EdgeEffect {
-  effect: Effect;
-  exceptFrom: ReadonlySet<Segment>;
-}
+/** An effect on the edges into a segment: from every predecessor but `exceptFrom`, or from `onlyFrom` alone. */
+type EdgeEffect = { effect: Effect; exceptFrom: ReadonlySet<Segment> } | { effect: Effect; onlyFrom: Segment };
 
 /** Facts of one code path: ops recorded in each segment in traversal order, and effects of particular incoming edges. */
 export class PathFacts<Site> {
@@ -68,12 +66,19 @@ export class PathFacts<Site> {
   }
 
   addEdgeEffect(into: Iterable<Segment>, effect: Effect, exceptFrom: ReadonlySet<Segment>): void {
+    for (const segment of into) this.edgeEffectsInto(segment).push({ effect, exceptFrom });
+  }
+
+  /** An effect on the one edge `from` -> `into`. */
+  addEdgeEffectFrom(from: Segment, into: Segment, effect: Effect): void {
+    this.edgeEffectsInto(into).push({ effect, onlyFrom: from });
+  }
+
+  private edgeEffectsInto(segment: Segment): EdgeEffect[] {
     this.edgeEffects ??= new Map();
-    for (const segment of into) {
-      let list = this.edgeEffects.get(segment);
-      if (!list) this.edgeEffects.set(segment, (list = []));
-      list.push({ effect, exceptFrom });
-    }
+    let list = this.edgeEffects.get(segment);
+    if (!list) this.edgeEffects.set(segment, (list = []));
+    return list;
   }
 }
 
@@ -163,7 +168,7 @@ export function solve<Site>(
     const edges = facts.edgeEffects?.get(segment);
     for (const previous of segment.prevSegments) {
       let incoming = out.get(previous) ?? null;
-      for (const edge of edges ?? []) if (!edge.exceptFrom.has(previous)) incoming = apply(edge.effect, incoming);
+      for (const edge of edges ?? []) if ('onlyFrom' in edge ? edge.onlyFrom === previous : !edge.exceptFrom.has(previous)) incoming = apply(edge.effect, incoming);
       state = merge(state, incoming);
     }
     return state;

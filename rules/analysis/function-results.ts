@@ -17,8 +17,11 @@ export function isNullish(node: Node | null | undefined): boolean {
   return value.type === AST_NODE_TYPES.UnaryExpression && value.operator === 'void';
 }
 
-/** The function a call runs: `this.method(…)` of the enclosing class, or `fn(…)` declared in the module. */
-export function calledFunction(call: TSESTree.CallExpression, streams: StreamResolver): Node | null {
+/**
+ * The function a call runs: `this.method(…)` of the enclosing class, `fn(…)` declared in the module, or a method of the
+ * object a module function returns (`const { getResults } = await connect(…); getResults()`, `conn.getResults()`).
+ */
+export function calledFunction(call: TSESTree.CallExpression, streams: StreamResolver, depth = 2): Node | null {
   const callee = unwrap(call.callee);
   if (callee?.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object)?.type === AST_NODE_TYPES.ThisExpression) {
     const name = propertyName(callee);
@@ -31,31 +34,64 @@ export function calledFunction(call: TSESTree.CallExpression, streams: StreamRes
     }
     return null;
   }
+  if (callee?.type === AST_NODE_TYPES.MemberExpression) {
+    const object = unwrap(callee.object);
+    const name = propertyName(callee);
+    if (object?.type !== AST_NODE_TYPES.Identifier || !name || depth === 0) return null;
+    const def = streams.variableOf(object)?.defs[0];
+    return def?.type === 'Variable' && def.node.id === def.name ? returnedMethod(def.node.init, name, streams, depth - 1) : null;
+  }
   if (callee?.type === AST_NODE_TYPES.Identifier) {
     const def = streams.variableOf(callee)?.defs[0];
     if (def?.type === 'FunctionName') return def.node;
-    if (def?.type === 'Variable') {
-      const init = unwrap(def.node.init);
-      if (init && isFunction(init)) return init;
+    if (def?.type !== 'Variable') return null;
+    const init = unwrap(def.node.init);
+    if (init && isFunction(init)) return init;
+    const property = def.name.parent;
+    if (depth === 0 || property?.type !== AST_NODE_TYPES.Property || property.value !== def.name || property.parent?.type !== AST_NODE_TYPES.ObjectPattern || property.parent !== def.node.id) return null;
+    const key = property.computed ? null : property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : null;
+    return key ? returnedMethod(def.node.init, key, streams, depth - 1) : null;
+  }
+  return null;
+}
+
+/** The function under `key` in the object literal that the call `value` returns. */
+function returnedMethod(value: Node | null | undefined, key: string, streams: StreamResolver, depth: number): Node | null {
+  const call = unwrap(value);
+  const fn = call?.type === AST_NODE_TYPES.CallExpression ? calledFunction(call, streams, depth) : null;
+  if (!fn) return null;
+  for (const statement of streams.returnsOf(fn)) {
+    const object = unwrap(statement.argument);
+    if (object?.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    for (const property of object.properties) {
+      if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== key) continue;
+      const method = unwrap(property.value);
+      if (method && isFunction(method)) return method;
     }
   }
   return null;
 }
 
-/** The return statements of `fn` itself, including those of a downleveled async body it wraps (`__awaiter(this, …, function* () {…})`). */
-export function ownReturns(fn: Node): TSESTree.ReturnStatement[] {
+/**
+ * The return statements of `fn` itself, including those of a downleveled async body it wraps (`__awaiter(this, …,
+ * function* () {…})`). Callers go through StreamResolver#returnsOf, which keeps them per function.
+ */
+export function ownReturns(fn: Node, visitorKeys: Record<string, readonly string[] | undefined>): TSESTree.ReturnStatement[] {
   const returns: TSESTree.ReturnStatement[] = [];
-  const visit = (node: Node | null | undefined): void => {
-    if (!node) return;
-    if (node !== fn && isFunction(node) && !isDownleveledAsyncBody(node)) return;
+  const stack: Node[] = [fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isFunction(node) && !isDownleveledAsyncBody(node)) continue;
     if (node.type === AST_NODE_TYPES.ReturnStatement) returns.push(node);
-    for (const value of Object.values(node)) {
-      if (value === node.parent) continue;
-      if (Array.isArray(value)) value.forEach((item) => isNode(item) && visit(item));
-      else if (isNode(value)) visit(value);
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child: unknown = Reflect.get(node, key);
+      if (Array.isArray(child)) {
+        for (const item of child) if (isNode(item)) stack.push(item);
+      } else if (isNode(child)) {
+        stack.push(child);
+      }
     }
-  };
-  visit(fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn);
+  }
   return returns;
 }
 

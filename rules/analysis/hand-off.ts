@@ -4,3 +4,12 @@
  * See docs/rules/no-early-stream-close.md.
  */
 export const DRAIN_HAND_OFF_METHOD = 'drainInBackground';
+
+/**
+ * `drainReader(reader, () => reader.cancel())`: a close in a function handed to a drain (a function whose name starts
+ * with `drain`, as drainguard's helpers' do) is what the drain does when it gives up past its limits, not a close at
+ * the terminal event.
+ */
+export function isDrainCall(name: string): boolean {
+  return /^drain(?:[A-Z0-9_$][\w$]*)?$/.test(name);
+}

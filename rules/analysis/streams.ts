@@ -2,6 +2,7 @@ import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, propertyName, unwrap, type Node } from './ast.js';
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
+import { calledFunction, ownReturns } from './function-results.js';
 import { isBodyName, isResponseName, words } from './words.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -16,6 +17,10 @@ const STREAM_TYPE_NAMES = new Set([
   'ReadableStreamBYOBReader', 'IncomingMessage', 'Readable',
 ]);
 const DERIVING_METHODS = new Set(['getReader', 'pipeThrough', 'pipe', 'values', 'getIterator']);
+/** Derivations that only a web stream has: `x.body.getReader()` of any value is a fetch body's reader. */
+const WEB_STREAM_DERIVING_METHODS = new Set(['getReader', 'pipeThrough']);
+/** Options of a request besides its `url` (`getFromApi({ url, headers, abortSignal, fetch })`). */
+const REQUEST_OPTION_KEYS = new Set(['headers', 'method', 'signal', 'abortSignal', 'body', 'fetch', 'fetchFn', 'fetchImpl']);
 const NOT_A_STREAM_METHODS = new Set(['tee', 'read', 'next', 'text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes', 'releaseLock', 'cancel', 'abort', 'then', 'catch', 'finally']);
 const NODE_HTTP_CALLS = new Set(['get', 'request']);
 const UNDICI_CALLS = new Set(['request', 'stream', 'fetch']);
@@ -40,6 +45,8 @@ export class StreamResolver {
   private readonly variableFamilies = new Map<Variable, Family | null>();
   private readonly eofVariables = new Map<Variable, Family | null>();
   private readonly classFields = new Map<Node, Map<string, Family | null>>();
+  private readonly returnedFamilies = new Map<Node, Family | null>();
+  private readonly returns = new Map<Node, TSESTree.ReturnStatement[]>();
   /** Fed by the rule's traversal when `collectClassMembers` is true; walks each class on demand otherwise. */
   readonly classMembers: ClassMemberIndex;
   /** The same resolver with `bodyNames`, made on first use. */
@@ -86,15 +93,38 @@ export class StreamResolver {
     }
   }
 
-  /** `await reader.read()` / `await it.next()` of a response stream. */
+  /**
+   * `await reader.read()` / `await it.next()` of a response stream, also raced against something else
+   * (`Promise.race([read, closed])`, where `const read = reader.read()`).
+   */
   readResultFamily(expression: Node | null | undefined): Family | null {
     const node = unwrap(expression);
+    if (node?.type === AST_NODE_TYPES.Identifier) return this.pendingReadFamily(node);
+    // `(result = await reader.read()).done`
+    if (node?.type === AST_NODE_TYPES.AssignmentExpression && node.operator === '=') return this.readResultFamily(node.right);
     if (node?.type !== AST_NODE_TYPES.CallExpression) return null;
     const callee = unwrap(node.callee);
     if (callee?.type !== AST_NODE_TYPES.MemberExpression) return null;
     const method = propertyName(callee);
+    const object = unwrap(callee.object);
+    if (method === 'race' && object?.type === AST_NODE_TYPES.Identifier && object.name === 'Promise') {
+      const list = unwrap(node.arguments[0]);
+      if (list?.type !== AST_NODE_TYPES.ArrayExpression) return null;
+      for (const element of list.elements) {
+        const family = element && element.type !== AST_NODE_TYPES.SpreadElement ? this.readResultFamily(element) : null;
+        if (family) return family;
+      }
+      return null;
+    }
     if (method !== 'read' && method !== 'next') return null;
     return this.familyOf(callee.object);
+  }
+
+  /** `read` of `const read = reader.read()`: a read in flight, awaited elsewhere. */
+  private pendingReadFamily(identifier: TSESTree.Identifier): Family | null {
+    const def = this.resolve(identifier)?.defs[0];
+    if (def?.type !== 'Variable' || def.node.id !== def.name || unwrap(def.node.init) !== def.node.init) return null;
+    return this.readResultFamily(def.node.init);
   }
 
   /** The EOF flag: `done` of a read of that stream. */
@@ -125,14 +155,14 @@ export class StreamResolver {
   asyncLoopFamily(loop: Node): Family | null {
     const iterable = asyncLoopIterable(loop);
     if (!iterable) return null;
-    const family = this.familyOf(iterable);
+    const family = this.familyOf(iterable) ?? this.anyBodyFamily(iterable);
     if (family || this.options.bodyNames || !decodesChunks(loop, this.options.visitorKeys)) return family;
     return this.bodies().familyOf(iterable);
   }
 
   /** The response a close receiver belongs to; inside a loop that decodes a body named by its name, that body too. */
   closeFamily(receiver: Node): Family | null {
-    const family = this.familyOf(receiver);
+    const family = this.familyOf(receiver) ?? this.anyBodyFamily(receiver);
     if (family || this.options.bodyNames) return family;
     for (let current = receiver.parent; current && !isFunction(current); current = current.parent) {
       if (!asyncLoopIterable(current) || !decodesChunks(current, this.options.visitorKeys)) continue;
@@ -221,10 +251,62 @@ export class StreamResolver {
     if (callee?.type === AST_NODE_TYPES.MemberExpression) {
       const method = propertyName(callee);
       if (callee.computed && isAsyncIteratorKey(callee.property)) return this.familyOf(callee.object);
-      if (method && DERIVING_METHODS.has(method)) return this.familyOf(callee.object);
+      if (method && DERIVING_METHODS.has(method)) {
+        const family = this.familyOf(callee.object);
+        if (family || !WEB_STREAM_DERIVING_METHODS.has(method)) return family;
+        return this.anyBodyFamily(callee.object) ?? (method === 'getReader' ? this.requestResultFamily(callee.object) : null);
+      }
       if (method && NOT_A_STREAM_METHODS.has(method)) return null;
     }
-    return this.familyOfArguments(node.arguments);
+    const fn = calledFunction(node, this);
+    return (fn && this.returnedFamily(fn)) ?? this.familyOfArguments(node.arguments);
+  }
+
+  /**
+   * `x.body` used as a stream (read through a reader, piped, iterated, cancelled): a fetch body, whatever `x` is
+   * named or typed (`r.body.getReader()`). The family is `x`'s variable, or its access path.
+   */
+  anyBodyFamily(expression: Node): Family | null {
+    const node = unwrap(expression);
+    if (node?.type !== AST_NODE_TYPES.MemberExpression || node.computed || propertyName(node) !== 'body') return null;
+    const object = unwrap(node.object);
+    if (object?.type === AST_NODE_TYPES.Identifier) return this.resolve(object) ?? `global:${object.name}`;
+    const path = accessPath(object);
+    return path === null ? null : `body:${path}`;
+  }
+
+  /** `stream` of `const { value: stream } = await getFromApi({ url, headers, … })`: what a request-shaped call returned. */
+  private requestResultFamily(expression: Node): Family | null {
+    const node = unwrap(expression);
+    if (node?.type !== AST_NODE_TYPES.Identifier) return null;
+    const def = this.resolve(node)?.defs[0];
+    if (def?.type !== 'Variable') return null;
+    const init = unwrap(def.node.init);
+    return init?.type === AST_NODE_TYPES.CallExpression && isRequestShaped(init) ? init : null;
+  }
+
+  /** The return statements of a function itself (see ownReturns), found once per function. */
+  returnsOf(fn: Node): TSESTree.ReturnStatement[] {
+    let list = this.returns.get(fn);
+    if (!list) this.returns.set(fn, (list = ownReturns(fn, this.options.visitorKeys)));
+    return list;
+  }
+
+  /** The response a local function returns (`async function openReader() { …; return stream.getReader(); }`). */
+  private returnedFamily(fn: Node): Family | null {
+    if (this.returnedFamilies.has(fn)) return this.returnedFamilies.get(fn)!;
+    this.returnedFamilies.set(fn, null);
+    let family: Family | null = null;
+    // A generator's call gives its iterator, not what it returns.
+    if (isFunction(fn) && !fn.generator) {
+      if (fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.expression) family = this.familyOf(fn.body);
+      for (const statement of family ? [] : this.returnsOf(fn)) {
+        family = this.familyOf(statement.argument);
+        if (family) break;
+      }
+    }
+    this.returnedFamilies.set(fn, family);
+    return family;
   }
 
   /** A parser or iterator built over a response (`iterSSE(response)`, `new EventStream(res.body)`). */
@@ -273,10 +355,7 @@ export class StreamResolver {
       if (hasStreamTypeAnnotation(name)) return variable;
       if (def.type === 'Variable') {
         const declarator = def.node;
-        if (declarator.init && isNewAbortController(declarator.init)) {
-          return this.requestUsingSignalOf(variable);
-        }
-        const family = declarator.id === name ? this.familyOf(declarator.init) : this.familyFromPattern(name, declarator.init);
+        const family = declarator.id === name ? this.familyOfValue(variable, declarator.init) : this.familyFromPattern(name, declarator.init);
         if (family) return family;
       } else if (def.type === 'Parameter') {
         const family = this.familyOfCallbackParameter(def.node, name);
@@ -288,9 +367,7 @@ export class StreamResolver {
       const target = reference.identifier as Node;
       const family =
         target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
-          ? isNewAbortController(reference.writeExpr)
-            ? this.requestUsingSignalOf(variable)
-            : this.familyOf(reference.writeExpr)
+          ? this.familyOfValue(variable, reference.writeExpr)
           : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr);
       if (family) return family;
     }
@@ -300,6 +377,15 @@ export class StreamResolver {
     const def = variable.defs[0];
     if (def && this.options.typeOracle?.isResponseStream(def.name) === true) return variable;
     return null;
+  }
+
+  /**
+   * The family of a value put in a variable. A constructed object whose `.signal` went into a request controls that
+   * request (an `AbortController`, also one of an injected or minified class: `const control = new AbortControllerImpl()`).
+   */
+  private familyOfValue(variable: Variable, value: Node | null | undefined): Family | null {
+    if (unwrap(value)?.type === AST_NODE_TYPES.NewExpression) return this.requestUsingSignalOf(variable) ?? this.familyOf(value);
+    return this.familyOf(value);
   }
 
   /** `const { body } = response` takes the response's body; array patterns (`tee()` branches) do not. */
@@ -334,9 +420,14 @@ export class StreamResolver {
       const member = reference.identifier.parent;
       if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier || propertyName(member) !== 'signal') continue;
       const request = this.requestReceiving(member, 3);
-      if (request) return this.familyOf(request);
+      if (request) return this.requestFamily(request);
     }
     return null;
+  }
+
+  /** The response of a request found by where a signal went: a request-shaped call of a local helper is that response. */
+  private requestFamily(request: TSESTree.CallExpression): Family | null {
+    return this.familyOf(request) ?? (isRequestShaped(request) ? request : null);
   }
 
   private requestReceiving(start: Node, depth: number): TSESTree.CallExpression | null {
@@ -355,7 +446,7 @@ export class StreamResolver {
         case AST_NODE_TYPES.CallExpression:
         case AST_NODE_TYPES.NewExpression:
           if (!parent.arguments.some((argument) => argument === node)) return null;
-          if (parent.type === AST_NODE_TYPES.CallExpression && this.isRequestCall(parent)) return parent;
+          if (parent.type === AST_NODE_TYPES.CallExpression && (this.isRequestCall(parent) || isRequestShaped(parent))) return parent;
           continue;
         case AST_NODE_TYPES.VariableDeclarator: {
           if (depth === 0 || parent.id.type !== AST_NODE_TYPES.Identifier || parent.init !== node) return null;
@@ -405,14 +496,15 @@ export class StreamResolver {
   }
 
   private familyOfFieldValue(members: ClassMembers, field: string, value: Node): Family | null {
-    return isNewAbortController(value) ? this.requestUsingFieldSignal(members.signalUses, field) : this.familyOf(value);
+    if (unwrap(value)?.type === AST_NODE_TYPES.NewExpression) return this.requestUsingFieldSignal(members.signalUses, field) ?? this.familyOf(value);
+    return this.familyOf(value);
   }
 
   private requestUsingFieldSignal(signalUses: ClassMembers['signalUses'], field: string): Family | null {
     for (const [name, member] of signalUses) {
       if (name !== field) continue;
       const request = this.requestReceiving(member, 3);
-      if (request) return this.familyOf(request);
+      if (request) return this.requestFamily(request);
     }
     return null;
   }
@@ -537,9 +629,23 @@ function isDoneProperty(name: TSESTree.Identifier): boolean {
   );
 }
 
-function isNewAbortController(node: Node): boolean {
-  const target = unwrap(node);
-  return target?.type === AST_NODE_TYPES.NewExpression && calleeName(target.callee) === 'AbortController';
+/** A call that takes a request's options (`{ url, headers, signal, … }`): a local request helper (`getFromApi`, `connect`). */
+export function isRequestShaped(call: TSESTree.CallExpression): boolean {
+  return call.arguments.some((argument) => {
+    if (argument.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    const keys = argument.properties.map((property) => (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : null));
+    return keys.includes('url') && keys.some((key) => key !== null && REQUEST_OPTION_KEYS.has(key));
+  });
+}
+
+/** `this.x.y` / `a.b` as text, for a family known only by where it is kept. */
+function accessPath(node: Node | null): string | null {
+  if (node?.type === AST_NODE_TYPES.ThisExpression) return 'this';
+  if (node?.type === AST_NODE_TYPES.Identifier) return node.name;
+  if (node?.type !== AST_NODE_TYPES.MemberExpression || node.computed) return null;
+  const object = accessPath(unwrap(node.object));
+  const name = propertyName(node);
+  return object === null || name === null ? null : `${object}.${name}`;
 }
 
 function hasStreamTypeAnnotation(node: { typeAnnotation?: TSESTree.TSTypeAnnotation | undefined }): boolean {

@@ -1,2 +1,6 @@
 /** One SDK's before/after record as scripts/sdk-suites.mjs builds it. */
 export function formatSdkReport(record: unknown): string;
+export function failedChecks(record: unknown): { name: string; code: number | null; output: string }[];
+export function worseThanBefore(record: unknown): boolean;
+export function diagnosticCounts(output: string): { warnings: number; errors: number } | null;
+export function checkGotWorse(before: { code: number | null; output: string } | undefined, after: { code: number | null; output: string }): boolean;

@@ -1,5 +1,9 @@
-// Turns one SDK's before/after records into the text the harness prints (and writes to report.md).
+// Turns one SDK's before/after records into the text the harness prints (and writes to report.md),
+// and decides whether anything got worse.
 import { assertionOf } from './results.mjs';
+
+/** Lines of a check's output shown in the report. */
+const CHECK_OUTPUT_LINES = 60;
 
 /** @param {import('./results.mjs').SuiteRun} suite */
 function suiteLine(suite) {
@@ -36,7 +40,7 @@ function endLine(calls, end) {
 }
 
 function probeLines(probe) {
-  if (!probe) return ['  (not run)'];
+  if (!probe) return ['  (no probe call for this SDK)'];
   if (probe.error) return [`  probe failed: ${probe.error}`];
   const { hold, end, endPaced, reset } = probe;
   const call = (c) =>
@@ -51,6 +55,102 @@ function probeLines(probe) {
   ];
 }
 
+/** @param {{ code: number | null, timedOut: boolean }} check */
+function checkStatus(check) {
+  if (check.timedOut) return 'killed (time limit)';
+  if (check.code === null) return 'not run (no file)';
+  return check.code === 0 ? 'clean' : `exit ${check.code}`;
+}
+
+/**
+ * The warnings and errors a check counted in its `Found N warnings and M errors` lines (biome,
+ * oxlint, ultracite), or null when it printed no such line.
+ * @param {string} output
+ */
+export function diagnosticCounts(output) {
+  const found = output.split('\n').filter((line) => /^\s*Found \d+ (warning|error)/.test(line));
+  if (found.length === 0) return null;
+  const sum = (word) => found.reduce((n, line) => n + Number(new RegExp(`(\\d+) ${word}s?\\b`).exec(line)?.[1] ?? 0), 0);
+  return { warnings: sum('warning'), errors: sum('error') };
+}
+
+/**
+ * Whether a check says something new after the fix: another exit code, more warnings or errors,
+ * or (a check that prints no counts) other output, durations and file counts aside.
+ * @param {{ code: number | null, output: string } | undefined} before
+ * @param {{ code: number | null, output: string }} after
+ */
+export function checkGotWorse(before, after) {
+  if (!before || before.code !== after.code) return after.code !== 0;
+  const [was, is] = [diagnosticCounts(before.output), diagnosticCounts(after.output)];
+  if (was && is) return is.warnings > was.warnings || is.errors > was.errors;
+  const comparable = (output) => output.replace(/\b\d+(\.\d+)?\s?(ms|s|µs)\b/g, 'T').replace(/\b(on|Checked) \d+ files?\b/g, '$1 N files').trim();
+  return comparable(before.output) !== comparable(after.output);
+}
+
+/** @param {{ output: string }} check */
+function countsText(check) {
+  const counts = diagnosticCounts(check.output);
+  return counts ? ` (errors: ${counts.errors}, warnings: ${counts.warnings})` : '';
+}
+
+/** The checks that say something new after the fix (see checkGotWorse). @param {any} r */
+export function failedChecks(r) {
+  if (!r.checks) return [];
+  return r.checks.after.filter((after) => after.code !== null && checkGotWorse(r.checks.before.find((c) => c.name === after.name), after));
+}
+
+/** @param {any} r */
+function checkLines(r) {
+  if (!r.checks) return ['checks on the changed files: not run'];
+  const lines = [];
+  for (const after of r.checks.after) {
+    const before = r.checks.before.find((c) => c.name === after.name);
+    const worse = after.code !== null && checkGotWorse(before, after);
+    lines.push(
+      `check \`${after.name}\` on the changed files: before ${before ? checkStatus(before) + countsText(before) : 'not run'}, after ${checkStatus(after)}${countsText(after)}${worse ? ' — WORSE' : ''}`,
+    );
+    if (worse) {
+      const output = after.output.trimEnd().split('\n');
+      for (const line of output.slice(0, CHECK_OUTPUT_LINES)) lines.push(`    ${line}`);
+      if (output.length > CHECK_OUTPUT_LINES) lines.push(`    … ${output.length - CHECK_OUTPUT_LINES} more lines`);
+    }
+  }
+  return lines;
+}
+
+/** @param {any} r */
+function fileLines(r) {
+  return (r.files ?? []).map((f) =>
+    f.before
+      ? `  ${f.path}: ${f.before.lines} -> ${f.after.lines} lines (${signed(f.after.lines - f.before.lines)}), longest line ${f.before.longest} -> ${f.after.longest}`
+      : `  ${f.path} (created): ${f.after.lines} lines, longest line ${f.after.longest}`,
+  );
+}
+
+/** @param {number} n */
+function signed(n) {
+  return n >= 0 ? `+${n}` : String(n);
+}
+
+/**
+ * Whether the fix made anything worse than before it: no fix report, a new type error, a hang, a
+ * new failure other than one asserting the early close, a check that now fails, a failed probe.
+ * @param {any} r
+ */
+export function worseThanBefore(r) {
+  const c = r.comparison;
+  return (
+    Boolean(r.fix.error) ||
+    r.newDiagnostics.length > 0 ||
+    c.newFailures.some((test) => !test.assertsEarlyClose) ||
+    c.timedOut.length > 0 ||
+    r.after.suite.killed ||
+    failedChecks(r).length > 0 ||
+    Boolean(r.after.probe?.error)
+  );
+}
+
 /**
  * @param {any} r one SDK's result record (see scripts/sdk-suites.mjs)
  * @returns {string}
@@ -59,10 +159,12 @@ export function formatSdkReport(r) {
   const lines = [];
   lines.push(`## ${r.repo} @ ${r.commit.slice(0, 12)} (${r.name})`);
   lines.push('');
-  lines.push(`drainguard: ${r.drainguard.dir} @ ${r.drainguard.commit.slice(0, 12)}`);
-  lines.push(`fix: exit ${r.fix.code}; ${JSON.stringify(r.fix.summary ?? {})}`);
+  lines.push(`drainguard: ${r.drainguard.dir} @ ${r.drainguard.commit.slice(0, 12)}${r.node ? `; SDK commands on Node ${r.node}` : ''}`);
+  lines.push(`fix${r.fixCommand ? ` (${r.fixCommand})` : ''}: exit ${r.fix.code}; ${JSON.stringify(r.fix.summary ?? {})}`);
   for (const site of r.fix.sites) lines.push(`  ${site.path}:${site.line}:${site.column} ${site.status}${site.reason ? ` — ${site.reason}` : ''}`);
   if (r.fix.error) lines.push(`  fix error: ${r.fix.error}`);
+  if (r.files?.length) lines.push(`changed files (${r.files.length}):`, ...fileLines(r));
+  lines.push(...checkLines(r));
   lines.push(`type-check (${r.typecheckCommand}): before ${tscLine(r.before.tsc)}, after ${tscLine(r.after.tsc)}`);
   for (const d of r.newDiagnostics) lines.push(`  NEW ${d.file}(${d.line},${d.column}): ${d.code} ${d.message}`);
   lines.push(`tests before: ${suiteLine(r.before.suite)}`);

@@ -15,32 +15,38 @@ function timedOut(failure, duration, testTimeoutMs) {
 }
 
 /**
- * @typedef {{ key: string, status: string, duration: number, failure: string, timedOut: boolean }} TestRecord
+ * `key` names the test (`file > full name`, prefixed by `run: ` when the suite has several runs);
+ * `file` is its test file relative to the run's folder, `run` the run's label.
+ * @typedef {{ key: string, file: string, run: string, status: string, duration: number, failure: string, timedOut: boolean }} TestRecord
  * @typedef {{ ran: boolean, killed: boolean, ms: number, counts: Record<string, number>, tests: TestRecord[] }} SuiteRun
  */
 
 /**
  * @param {string} reportFile vitest's --reporter=json output
- * @param {string} root the checkout (test file paths are reported relative to it)
- * @param {{ killed: boolean, ms: number, testTimeoutMs?: number }} process
+ * @param {string} root the run's folder (test file paths are reported relative to it)
+ * @param {{ killed: boolean, ms: number, testTimeoutMs?: number, run?: string, prefix?: boolean }} process
+ *   `prefix`: start each key with the run's label (a suite of several runs)
  * @returns {SuiteRun}
  */
-export function readVitestReport(reportFile, root, { killed, ms, testTimeoutMs = 0 }) {
+export function readVitestReport(reportFile, root, { killed, ms, testTimeoutMs = 0, run = '', prefix = false }) {
   if (!existsSync(reportFile)) return { ran: false, killed, ms, counts: {}, tests: [] };
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const head = prefix ? `${run}: ` : '';
   /** @type {TestRecord[]} */
   const tests = [];
   for (const file of report.testResults ?? []) {
     const relative = path.relative(root, file.name).split(path.sep).join('/');
     if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
       const failure = String(file.message ?? '');
-      tests.push({ key: `${relative} (the file did not run)`, status: 'failed', duration: 0, failure, timedOut: timedOut(failure, 0, 0) });
+      tests.push({ key: `${head}${relative} (the file did not run)`, file: relative, run, status: 'failed', duration: 0, failure, timedOut: timedOut(failure, 0, 0) });
     }
     for (const test of file.assertionResults ?? []) {
       const failure = (test.failureMessages ?? []).join('\n');
       const duration = test.duration ?? 0;
       tests.push({
-        key: `${relative} > ${test.fullName}`,
+        key: `${head}${relative} > ${test.fullName}`,
+        file: relative,
+        run,
         status: test.status,
         duration,
         failure,
@@ -48,10 +54,31 @@ export function readVitestReport(reportFile, root, { killed, ms, testTimeoutMs =
       });
     }
   }
+  return { ran: true, killed, ms, counts: countStatuses(tests), tests };
+}
+
+/** @param {TestRecord[]} tests */
+function countStatuses(tests) {
   /** @type {Record<string, number>} */
   const counts = {};
   for (const test of tests) counts[test.status] = (counts[test.status] ?? 0) + 1;
-  return { ran: true, killed, ms, counts, tests };
+  return counts;
+}
+
+/**
+ * The runs of one suite as one: it ran if any run left a report, it was killed if any was.
+ * @param {SuiteRun[]} runs
+ * @returns {SuiteRun}
+ */
+export function mergeSuiteRuns(runs) {
+  const tests = runs.flatMap((run) => run.tests);
+  return {
+    ran: runs.some((run) => run.ran),
+    killed: runs.some((run) => run.killed),
+    ms: runs.reduce((sum, run) => sum + run.ms, 0),
+    counts: countStatuses(tests),
+    tests,
+  };
 }
 
 /**
@@ -67,8 +94,23 @@ export function compareSuites(before, after) {
     fixedFailures: before.tests.filter((test) => failed(test) && afterKeys.has(test.key) && !failed(after.tests.find((t) => t.key === test.key))),
     stillFailing: after.tests.filter((test) => failed(test) && failed(beforeByKey.get(test.key))),
     missing: before.tests.filter((test) => !afterKeys.has(test.key)).map((test) => test.key),
-    timedOut: after.tests.filter((test) => test.timedOut),
+    // A test that failed before the fix as well is no hang of the fix's making.
+    timedOut: after.tests.filter((test) => test.timedOut && !failed(beforeByKey.get(test.key))),
   };
+}
+
+/**
+ * Takes a second run of the new failures' files into a comparison: a test that passed there is
+ * flaky, neither a new failure nor a hang. Returns the flaky tests.
+ * @param {ReturnType<typeof compareSuites> & { flaky?: TestRecord[] }} comparison
+ * @param {SuiteRun} rerun
+ */
+export function settleRerun(comparison, rerun) {
+  const passed = new Set(rerun.tests.filter((test) => test.status === 'passed').map((test) => test.key));
+  const flaky = comparison.newFailures.filter((test) => passed.has(test.key));
+  comparison.newFailures = comparison.newFailures.filter((test) => !passed.has(test.key));
+  comparison.timedOut = comparison.timedOut.filter((test) => !passed.has(test.key));
+  return flaky;
 }
 
 /**
@@ -110,11 +152,11 @@ export function assertionOf(failure) {
  * Where a failure's assertion sits in its test file (the first stack frame in that file), and
  * that source line, read from the checkout.
  * @param {TestRecord} test
- * @param {string} testsRoot the directory test keys are relative to
+ * @param {string} testsRoot the folder of the test's run (its `file` is relative to it)
  * @returns {{ line: number, source: string } | null}
  */
 export function assertionSite(test, testsRoot) {
-  const file = test.key.split(/ > | \(the file did not run\)/)[0];
+  const file = test.file;
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`${escaped}:(\\d+):\\d+`).exec(test.failure);
   if (!match) return null;

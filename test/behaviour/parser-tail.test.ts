@@ -21,7 +21,7 @@ const TAIL = Array.from({ length: TAIL_FRAMES }, (_, i) => `data: {"index":${i},
 async function fixedClient(budgetMs: number): Promise<{ path: string; parseCount: () => number }> {
   const fixed = await applyCodemod(CLIENT, { transformOptions: { drainTimeoutMs: budgetMs } });
   expect(fixed.reason).toBeUndefined();
-  expect(fixed.output).toContain('tapBody(response)');
+  expect(fixed.output).toContain('tapResponse(response)');
   const module = (await import(pathToFileURL(fixed.outPath!).href)) as { parseCount: () => number };
   return { path: fixed.outPath!, parseCount: module.parseCount };
 }

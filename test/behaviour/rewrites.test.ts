@@ -27,6 +27,8 @@ const SHAPES: Shape[] = [
 ];
 const CALLS = 20;
 const BUDGET_MS = 200;
+/** A time budget no test here waits for: a close that happens came from the byte limit. */
+const FAR_BUDGET_MS = 600_000;
 // The rewrite hands the result over at the terminal event and drains in the background, so a call made while the
 // server still holds the previous body open (its 5 ms tail) needs a second connection. Real callers do work between
 // calls; a pause longer than the tail lets the server end each body before the next call, as it would there.
@@ -60,6 +62,20 @@ describe.each(SHAPES)('$name', (shape) => {
     });
     expect(hung.results).toEqual([expectedMessages(2, shape.format), expectedMessages(2, shape.format)]);
     expect(hung.closedByClient).toBe(2);
+  });
+
+  it('against a server that floods the body after the terminal event, the drain stops at its byte limit (its time budget far away) and closes', async () => {
+    const fixed = await applyCodemod(shape.path, { transformOptions: { drainTimeoutMs: FAR_BUDGET_MS, drainMaxBytes: 64 * 1024 } });
+    expect(fixed.changed).toBe(true);
+    const flood = await measureKeepAlive(fixed.outPath!, {
+      calls: 2,
+      server: { format: shape.format, events: 2, mode: 'flood' },
+      callTimeoutMs: 30_000,
+      settleMs: 500,
+    });
+    expect(flood.results).toEqual([expectedMessages(2, shape.format), expectedMessages(2, shape.format)]);
+    // The time budget cannot have run out within this test: the byte limit closed both bodies.
+    expect(flood.closedByClient).toBe(2);
   });
 
   it('against a server that resets the connection after the terminal event, the rewrite gives the same result and never retries', async () => {

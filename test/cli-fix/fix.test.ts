@@ -8,6 +8,9 @@ import { parseFixJson, type LintResultJson } from '../cli/helpers.js';
 
 const expectedOutput = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `output${ext}`), 'utf8');
 const inputOf = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `input${ext}`), 'utf8');
+/** The helper module `drainguard fix` writes beside a fixture's output (its expected text). */
+const expectedHelper = (name: string, ext: string): string => readFileSync(join(FIXTURES, name, `drain-body${ext}`), 'utf8');
+const fileReport = <T extends { path: string }>(report: { files: T[] }, path: string): T => report.files.find((file) => file.path === path)!;
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
@@ -38,6 +41,7 @@ const FIX_JSON_SCHEMA = {
           changed: { type: 'boolean' },
           error: { type: 'string' },
           diff: { type: 'string' },
+          helper: { enum: ['created', 'updated'] },
           sites: {
             type: 'array',
             items: {
@@ -65,16 +69,31 @@ const FIX_JSON_SCHEMA = {
 } as const;
 
 describe('drainguard fix', () => {
-  it('rewrites a file in a clean git work tree and exits 0', async () => {
+  it('rewrites a file in a clean git work tree, creates the helper module it imports beside it, and exits 0', async () => {
     const dir = gitRepoWith([['01-ts-while-reader-cancel-return', '.ts', 'client.ts']]);
     const result = await runCli(['fix'], dir);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
-    expect(result.stdout).toBe('client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
+    expect(readFileSync(join(dir, 'drain-body.ts'), 'utf8')).toBe(expectedHelper('01-ts-while-reader-cancel-return', '.ts'));
+    expect(result.stdout).toBe('drain-body.ts  helper module created\nclient.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
   });
 
-  it('refuses on a dirty work tree, changes nothing, and names --force', async () => {
+  it('checks only the files it rewrites: a modified file it does not touch is no reason to refuse', async () => {
+    const dir = gitRepoWith([
+      ['01-ts-while-reader-cancel-return', '.ts', 'client.ts'],
+      ['28-ts-manual-close-as-value', '.ts', 'manual.ts'],
+    ]);
+    writeFileSync(join(dir, 'notes.md'), 'draft\n');
+    git(dir, 'add', 'notes.md');
+    writeFileSync(join(dir, 'manual.ts'), `${inputOf('28-ts-manual-close-as-value', '.ts')}// local edit\n`);
+    const result = await runCli(['fix', '.'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+  });
+
+  it('refuses when a file it would rewrite has uncommitted changes, names it, changes nothing, and names --force', async () => {
     const dir = gitRepoWith([
       ['01-ts-while-reader-cancel-return', '.ts', 'client.ts'],
       ['02-js-while-reader-cancel-break', '.js', 'other.js'],
@@ -82,34 +101,60 @@ describe('drainguard fix', () => {
     writeFileSync(join(dir, 'other.js'), `${inputOf('02-js-while-reader-cancel-break', '.js')}// local edit\n`);
     const result = await runCli(['fix', '.'], dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('uncommitted changes');
-    expect(result.stderr).toContain('--force');
+    expect(result.stderr).toBe(
+      'drainguard fix: refusing to rewrite a file that has uncommitted changes: other.js.\n' +
+        'Commit or stash it first so the rewrite can be reviewed as its own diff, or pass --force to rewrite anyway (--dry shows what would change).\n',
+    );
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(inputOf('01-ts-while-reader-cancel-return', '.ts'));
     expect(git(dir, 'status', '--porcelain')).toBe(' M other.js\n');
   });
 
-  it('--force rewrites a dirty work tree', async () => {
-    const dir = gitRepoWith([['01-ts-while-reader-cancel-return', '.ts', 'client.ts']]);
-    writeFileSync(join(dir, 'client.ts'), inputOf('01-ts-while-reader-cancel-return', '.ts'));
-    writeFileSync(join(dir, 'README'), 'dirty\n');
-    git(dir, 'add', 'README');
-    const result = await runCli(['fix', '--force'], dir);
-    expect(result.code).toBe(0);
-    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
+  it("a second fix right after a first goes on: the first one's changes are not files it rewrites", async () => {
+    const dir = gitRepoWith([['01-ts-while-reader-cancel-return', '.ts', 'a/client.ts']]);
+    copyFixtureInput('05-ts-for-await-return-value', '.ts', dir, 'b/final.ts');
+    expect((await runCli(['fix', 'a'], dir)).code).toBe(0);
+    git(dir, 'add', 'b/final.ts');
+    git(dir, 'commit', '-qm', 'add b');
+    const second = await runCli(['fix', '--json', '.'], dir);
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    const report = parseFixJson(second);
+    // The module the first run made (in a/, still uncommitted) is found and given the pieces b/final.ts needs.
+    expect(report.files.map((file) => [file.path, file.changed, file.helper])).toEqual([
+      [join(dir, 'a/drain-body.ts'), true, 'updated'],
+      [join(dir, 'b/final.ts'), true, undefined],
+    ]);
+    expect(readFileSync(join(dir, 'b/final.ts'), 'utf8')).toBe(expectedOutput('05-ts-for-await-return-value', '.ts').replace("from './drain-body.js'", "from '../a/drain-body.js'"));
+    const module = readFileSync(join(dir, 'a/drain-body.ts'), 'utf8');
+    expect(module.startsWith(expectedHelper('01-ts-while-reader-cancel-return', '.ts').trimEnd())).toBe(true);
+    expect(module).toContain('\nexport function drainable<T>(\n');
+    expect(readdirSync(join(dir, 'b'))).toEqual(['final.ts']);
   });
 
-  it('--dry writes nothing (also on a dirty tree) and --print shows a unified diff', async () => {
+  it('--force rewrites a dirty file', async () => {
+    const dir = gitRepoWith([['01-ts-while-reader-cancel-return', '.ts', 'client.ts']]);
+    writeFileSync(join(dir, 'client.ts'), `${inputOf('01-ts-while-reader-cancel-return', '.ts')}\n`);
+    const result = await runCli(['fix', '--force'], dir);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(`${expectedOutput('01-ts-while-reader-cancel-return', '.ts')}\n`);
+  });
+
+  it('--dry writes nothing (also on a dirty tree) and --print shows unified diffs, the new helper module\'s too, that git apply takes', async () => {
     const dir = gitRepoWith([['16-ts-budget-custom', '.ts', 'budget.ts']]);
-    writeFileSync(join(dir, 'untracked-change.ts'), 'export {};\n');
-    git(dir, 'add', 'untracked-change.ts');
+    writeFileSync(join(dir, 'budget.ts'), `${inputOf('16-ts-budget-custom', '.ts')}\n`);
     const result = await runCli(['fix', '--dry', '--print', '--drain-timeout-ms', '2500', 'budget.ts'], dir);
     expect(result.code).toBe(0);
-    expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(inputOf('16-ts-budget-custom', '.ts'));
-    expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n@@ -6,10 +6,28 @@\n');
-    expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, 2500);\n');
-    expect(result.stdout).toContain('+async function drainReader(reader: { read(): Promise<{ done?: boolean }>; cancel(): Promise<unknown> }, budgetMs: number): Promise<void> {\n');
+    expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(`${inputOf('16-ts-budget-custom', '.ts')}\n`);
+    expect(readdirSync(dir).sort()).toEqual(['.git', 'budget.ts']);
+    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,58 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+const DRAIN_LIMITS = { timeoutMs: 2500, maxBytes: 128 * 1024 };\n');
+    expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n');
+    expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, () => reader.cancel());\n');
     expect(result.stderr).toContain('(dry run: nothing written)'); // with --print, stdout holds only the diffs
     expect(result.stdout).not.toContain('\u001b[');
+    writeFileSync(join(dir, 'fix.diff'), result.stdout);
+    git(dir, 'apply', 'fix.diff');
+    expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(`${expectedOutput('16-ts-budget-custom', '.ts')}\n`);
+    expect(readFileSync(join(dir, 'drain-body.ts'), 'utf8')).toBe(expectedHelper('16-ts-budget-custom', '.ts'));
   });
 
   it('--json follows the documented schema and counts manual sites (exit 1)', async () => {
@@ -124,10 +169,11 @@ describe('drainguard fix', () => {
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 2, fixed: 1, manual: 1, errors: 0 });
     expect(report.files.map((file) => [file.path, file.changed])).toEqual([
+      [join(dir, 'drain-body.ts'), true],
       [join(dir, 'a.ts'), true],
       [join(dir, 'b.ts'), false],
     ]);
-    expect(report.files[1].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
+    expect(report.files[2].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
   });
 
   it('reports an unwritable file with exit 1 while the writable one is fixed', async () => {
@@ -149,7 +195,8 @@ describe('drainguard fix', () => {
     }
     expect(readFileSync(locked, 'utf8')).toBe(inputOf('02-js-while-reader-cancel-break', '.js'));
     expect(readFileSync(join(dir, 'open.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
-    expect(readdirSync(dir).sort()).toEqual(['locked.js', 'open.ts']);
+    // The TypeScript file imports the module; the JavaScript one would have had its own copy.
+    expect(readdirSync(dir).sort()).toEqual(['drain-body.ts', 'locked.js', 'open.ts']);
   });
 
   it('keeps CRLF line endings and a byte order mark', async () => {
@@ -205,12 +252,14 @@ describe('drainguard fix', () => {
     const report = JSON.parse(result.stdout) as { files: Array<{ changed: boolean; sites: Array<{ status: string; reason?: string }> }> };
     expect(report.files[0].changed).toBe(false);
     expect(report.files[0].sites[0].status).toBe('manual');
-    expect(report.files[0].sites[0].reason).toBe("rolled back: the rewrite adds a TypeScript diagnostic: TS2304: Cannot find name 'clearTimeout'.");
+    // No timers in this project (no DOM, no Node types): the helper module the rewrite imports does not type-check.
+    expect(report.files[0].sites[0].reason).toBe("rolled back: the helper module drain-body.ts does not type-check here: TS2304: Cannot find name 'setTimeout'.");
     expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toBe(source);
+    expect(readdirSync(dir).sort()).toEqual(['runtime.ts', 'tsconfig.json']);
 
     const withoutVerify = await runCli(['fix', '--no-verify', '--json'], dir);
     expect(withoutVerify.code).toBe(0);
-    expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('      void drainReader(reader, 1000);\n      break;\n');
+    expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('      void drainReader(reader, () => reader.cancel());\n      break;\n');
   });
 
   it('parses every file lint reports on: JSX in a .js file is fixed, not a parse error', async () => {
@@ -248,9 +297,12 @@ describe('drainguard fix', () => {
     const result = await runCli(['fix', '--force'], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('legacy.js:9:13  fixed\n');
+    // A script cannot import the helper module: it gets its own copy, before its code.
     const fixed = readFileSync(join(dir, 'legacy.js'), 'utf8');
-    expect(fixed.startsWith(source.replace('      await reader.cancel();\n', '      void drainReader(reader, 1000);\n'))).toBe(true);
-    expect(fixed).toContain('\nasync function drainReader(reader, budgetMs) {\n');
+    expect(fixed.endsWith(source.replace('      await reader.cancel();\n', '      void drainReader(reader, () => reader.cancel());\n'))).toBe(true);
+    expect(fixed.startsWith('// Past these limits a drain gives up and closes as the code did (0: no limit).\nconst DRAIN_LIMITS = { timeoutMs: 1000, maxBytes: 128 * 1024 };\n')).toBe(true);
+    expect(fixed).toContain('\nfunction drainReader(reader, close) {\n');
+    expect(readdirSync(dir)).toEqual(['legacy.js']);
     const relint = await runCli(['lint', '--format', 'json'], dir);
     expect(relint.code).toBe(0);
     expect((JSON.parse(relint.stdout) as LintResultJson[])[0]).toMatchObject({ errorCount: 0, fatalErrorCount: 0 });
@@ -278,7 +330,7 @@ describe('drainguard fix', () => {
     expect(parseFixJson(defaults).summary.sitesFound).toBe(0);
     const custom = await runCli(['fix', '--dry', '--json', '--terminal-pattern', '^eos$'], dir);
     expect(custom.code).toBe(0);
-    expect(parseFixJson(custom).files[0].sites).toEqual([{ line: 8, column: 13, status: 'fixed' }]);
+    expect(fileReport(parseFixJson(custom), join(dir, 'eos.js')).sites).toEqual([{ line: 8, column: 13, status: 'fixed' }]);
     const bad = await runCli(['fix', '--dry', '--terminal-pattern', '(eos'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--terminal-pattern '(eos' is not a regular expression");
@@ -308,8 +360,8 @@ describe('drainguard fix', () => {
     expect(parseFixJson(syntaxOnly).summary.sitesFound).toBe(0);
     const typed = await runCli(['fix', '--json', '--types'], dir);
     expect(typed.code).toBe(0);
-    expect(parseFixJson(typed).files[0].sites).toEqual([{ line: 5, column: 29, status: 'fixed' }]);
-    expect(readFileSync(join(dir, 'typed.ts'), 'utf8')).toContain("  const events = drainable(s, 1000);\n  for await (const chunk of events) {\n    if (chunk === '[DONE]') {\n      events.drainInBackground();\n      break;\n    }\n");
+    expect(fileReport(parseFixJson(typed), join(dir, 'typed.ts')).sites).toEqual([{ line: 5, column: 29, status: 'fixed' }]);
+    expect(readFileSync(join(dir, 'typed.ts'), 'utf8')).toContain("  const events = drainableBody(s);\n  for await (const chunk of events) {\n    if (chunk === '[DONE]') {\n      events.drainInBackground();\n      break;\n    }\n");
   });
 
   it('--drain-timeout-ms 0 reports every fixed site as unbounded', async () => {
@@ -317,7 +369,7 @@ describe('drainguard fix', () => {
     copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'a.js');
     const result = await runCli(['fix', '--dry', '--json', '--drain-timeout-ms', '0'], dir);
     expect(result.code).toBe(0);
-    const [site] = parseFixJson(result).files[0].sites;
+    const [site] = fileReport(parseFixJson(result), join(dir, 'a.js')).sites;
     expect(site.status).toBe('fixed');
     expect(site.reason).toMatch(/^unbounded: --drain-timeout-ms 0 drains without a budget/);
   });
@@ -326,12 +378,12 @@ describe('drainguard fix', () => {
     const dir = tempDir('fix-usage');
     const unknown = await runCli(['fix', '--frobnicate'], dir);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Unknown option '--frobnicate'");
+    expect(unknown.stderr).toContain("unknown option '--frobnicate'");
     const budget = await runCli(['fix', '--drain-timeout-ms', '-5'], dir);
     expect(budget.code).toBe(2);
     const budgetText = await runCli(['fix', '--drain-timeout-ms=soon'], dir);
     expect(budgetText.code).toBe(2);
-    expect(budgetText.stderr).toContain("--drain-timeout-ms takes a whole number of milliseconds (0 = no budget), got 'soon'.");
+    expect(budgetText.stderr).toContain("--drain-timeout-ms takes a whole number of milliseconds (0 = no budget, default 1000), got 'soon'.");
     const missing = await runCli(['fix', 'nope/'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe('drainguard fix: no such file or directory: nope/\n');

@@ -13,7 +13,9 @@ const fixture = (name: string, ext: string) => ({
   output: readFileSync(path.join(FIXTURES, name, `output${ext}`), 'utf8'),
 });
 const tsClient = fixture('01-ts-while-reader-cancel-return', '.ts');
-const jsClient = fixture('02-js-while-reader-cancel-break', '.js');
+const otherClient = fixture('03-ts-for-ever-reader', '.ts');
+/** The helper module both rewrites import (they use the same piece). */
+const helperModule = readFileSync(path.join(FIXTURES, '01-ts-while-reader-cancel-return', 'drain-body.ts'), 'utf8');
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 function git(dir: string, ...args: string[]): string {
@@ -36,7 +38,7 @@ const dryPrintThenApply = `node "${CLI}" fix --dry --print > p.diff && git apply
 function monorepo(): string {
   const repo = tempProject({
     'packages/client/src/stream.ts': tsClient.input,
-    'packages/client/src/legacy.js': jsClient.input,
+    'packages/client/src/legacy.ts': otherClient.input,
     'packages/server/README.md': 'the server\n',
   });
   git(repo, 'init', '-q');
@@ -47,7 +49,8 @@ function monorepo(): string {
 
 function expectClientFixed(repo: string): void {
   expect(readFileSync(path.join(repo, 'packages/client/src/stream.ts'), 'utf8')).toBe(tsClient.output);
-  expect(readFileSync(path.join(repo, 'packages/client/src/legacy.js'), 'utf8')).toBe(jsClient.output);
+  expect(readFileSync(path.join(repo, 'packages/client/src/legacy.ts'), 'utf8')).toBe(otherClient.output);
+  expect(readFileSync(path.join(repo, 'packages/client/src/drain-body.ts'), 'utf8')).toBe(helperModule);
 }
 
 const headerLines = (patch: string): string[] => patch.split('\n').filter((line) => /^(---|\+\+\+) /.test(line));
@@ -60,12 +63,13 @@ describe('drainguard fix --dry --print > p.diff && git apply p.diff', () => {
     expect(run.code, run.stderr).toBe(0);
     const patch = readFileSync(path.join(client, 'p.diff'), 'utf8');
     // In a subdirectory git apply reads the paths relative to it, so they are relative to it here.
-    expect(headerLines(patch)).toEqual(['--- a/src/legacy.js', '+++ b/src/legacy.js', '--- a/src/stream.ts', '+++ b/src/stream.ts']);
-    expect(patch.startsWith('--- a/src/legacy.js\n+++ b/src/legacy.js\n@@ ')).toBe(true);
+    // The helper module the rewrites import comes first, as a new file.
+    expect(headerLines(patch)).toEqual(['--- /dev/null', '+++ b/src/drain-body.ts', '--- a/src/legacy.ts', '+++ b/src/legacy.ts', '--- a/src/stream.ts', '+++ b/src/stream.ts']);
+    expect(patch.startsWith('--- /dev/null\n+++ b/src/drain-body.ts\n@@ -0,0 +1,')).toBe(true);
     expect(patch).not.toContain('fixed');
     expect(run.stderr).toContain('2 sites: 2 fixed, 0 manual, 0 errors (dry run: nothing written)');
     expectClientFixed(repo);
-    expect(git(repo, 'status', '--porcelain')).toBe(' M packages/client/src/legacy.js\n M packages/client/src/stream.ts\n?? packages/client/p.diff\n');
+    expect(git(repo, 'status', '--porcelain')).toBe(' M packages/client/src/legacy.ts\n M packages/client/src/stream.ts\n?? packages/client/p.diff\n?? packages/client/src/drain-body.ts\n');
   });
 
   it('for files outside the working directory, writes paths relative to the top of their work tree (not ../)', () => {
@@ -76,8 +80,10 @@ describe('drainguard fix --dry --print > p.diff && git apply p.diff', () => {
     expect(run.stderr).toContain(`the diff paths are relative to ${repo} (not every file is under this directory): apply the diff there.`);
     const patch = readFileSync(path.join(repo, 'p.diff'), 'utf8');
     expect(headerLines(patch)).toEqual([
-      '--- a/packages/client/src/legacy.js',
-      '+++ b/packages/client/src/legacy.js',
+      '--- /dev/null',
+      '+++ b/packages/client/src/drain-body.ts',
+      '--- a/packages/client/src/legacy.ts',
+      '+++ b/packages/client/src/legacy.ts',
       '--- a/packages/client/src/stream.ts',
       '+++ b/packages/client/src/stream.ts',
     ]);
@@ -90,25 +96,27 @@ describe('drainguard fix --dry --print > p.diff && git apply p.diff', () => {
     const root = tempProject({ 'client/stream.ts': tsClient.input, 'tools/.keep': '' });
     const run = shell(`node "${CLI}" fix --dry --print ../client > ../p.diff`, path.join(root, 'tools'));
     expect(run.code, run.stderr).toBe(0);
-    expect(headerLines(readFileSync(path.join(root, 'p.diff'), 'utf8'))).toEqual(['--- a/client/stream.ts', '+++ b/client/stream.ts']);
+    expect(headerLines(readFileSync(path.join(root, 'p.diff'), 'utf8'))).toEqual(['--- /dev/null', '+++ b/client/drain-body.ts', '--- a/client/stream.ts', '+++ b/client/stream.ts']);
     expect(readFileSync(path.join(root, 'client/stream.ts'), 'utf8')).toBe(tsClient.input);
 
     const applied = shell('git apply p.diff', root);
     expect(applied.code, applied.stderr).toBe(0);
     expect(readFileSync(path.join(root, 'client/stream.ts'), 'utf8')).toBe(tsClient.output);
+    expect(readFileSync(path.join(root, 'client/drain-body.ts'), 'utf8')).toBe(helperModule);
   });
 });
 
 describe('drainguard fix --print --json', () => {
-  it('adds to each changed file a `diff` field, the same patch --print shows', async () => {
+  it('adds to each changed file (the new helper module too) a `diff` field, the same patch --print shows', async () => {
     const dir = tempProject({ 'src/stream.ts': tsClient.input, 'src/clean.ts': tsClient.output });
     const json = await runCli(['fix', '--dry', '--print', '--json'], dir);
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout) as { files: { path: string; changed: boolean; diff?: string }[] };
-    expect(report.files).toHaveLength(1);
+    expect(report.files.map((file) => path.relative(dir, file.path))).toEqual(['src/drain-body.ts', 'src/stream.ts']);
     const printed = await runCli(['fix', '--dry', '--print'], dir);
-    expect(report.files[0].diff).toMatch(/^-{3} a\/src\/stream\.ts\n\+{3} b\/src\/stream\.ts\n@@ /);
-    expect(`${report.files[0].diff!}\n`).toBe(printed.stdout);
+    expect(report.files[0].diff).toMatch(/^-{3} \/dev\/null\n\+{3} b\/src\/drain-body\.ts\n@@ /);
+    expect(report.files[1].diff).toMatch(/^-{3} a\/src\/stream\.ts\n\+{3} b\/src\/stream\.ts\n@@ /);
+    expect(report.files.map((file) => `${file.diff!}\n`).join('')).toBe(printed.stdout);
 
     const withoutPrint = JSON.parse((await runCli(['fix', '--dry', '--json'], dir)).stdout) as { files: Record<string, unknown>[] };
     expect(withoutPrint.files[0]).not.toHaveProperty('diff');
@@ -117,8 +125,8 @@ describe('drainguard fix --print --json', () => {
 
 describe('drainguard fix on a terminal', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)('erases the progress line before it prints a diff', () => {
-    const dir = tempProject({ 'a.ts': tsClient.input, 'b.js': jsClient.input });
+  it.skipIf(!hasScript)('erases the progress line before it prints the diffs', () => {
+    const dir = tempProject({ 'a.ts': tsClient.input, 'b.ts': otherClient.input });
     const tty = spawnSync('script', ['-qec', `"${process.execPath}" "${CLI}" fix --dry --print`, '/dev/null'], {
       cwd: dir,
       encoding: 'utf8',
@@ -127,10 +135,12 @@ describe('drainguard fix on a terminal', () => {
     expect(tty.status).toBe(0);
     const screen = tty.stdout;
     expect(screen).toContain('[1/2] a.ts');
-    // Each diff starts right after an erase of the line: the progress text is gone, not drawn over.
-    const headers = [...screen.matchAll(/--- a\//g)].map((match) => match.index);
-    expect(headers).toHaveLength(2);
-    for (const at of headers) expect(screen.slice(at - 5, at)).toBe('\r\u001b[2K');
+    // The diffs (the helper module's, then each file's) come after every file is rewritten, right after an erase of
+    // the line: the progress text is gone, not drawn over.
+    const headers = [...screen.matchAll(/--- (a\/|\/dev\/null)/g)].map((match) => match.index);
+    expect(headers).toHaveLength(3);
+    expect(screen.slice(headers[0] - 5, headers[0])).toBe('\r\u001b[2K');
+    expect(screen.slice(headers[0])).not.toContain('[2/2]');
   });
 });
 

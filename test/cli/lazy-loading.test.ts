@@ -1,8 +1,9 @@
 /**
  * `drainguard lint` loads what a run needs: the TypeScript compiler (through typescript-eslint's
- * parser) only when ESLint parses a TypeScript file (oxlint, when installed, parses TypeScript
- * natively), node-sarif-builder only for `--format sarif`, and the codemod's writer never. A
- * pre-commit hook over JavaScript files pays for none of them.
+ * parser) only when a TypeScript file does not parse natively (its error message is typescript-eslint's)
+ * or `--types` asks for types (oxc-parser in process and oxlint parse TypeScript natively),
+ * node-sarif-builder only for `--format sarif`, and the codemod's writer never. A pre-commit hook
+ * pays for none of them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,8 +35,14 @@ describe('what drainguard lint loads', () => {
     expect(await loadedBy(['lint', 'client.js'], { 'client.js': EARLY_CANCEL_JS })).toEqual({ code: 1, loaded: [] });
   });
 
-  it('loads the TypeScript parser and compiler for a TypeScript file that ESLint lints (a small file: no oxlint process)', async () => {
-    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({
+  it('loads neither for a TypeScript file linted in process (a small file: no oxlint process)', async () => {
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('loads the TypeScript parser and compiler for a TypeScript file that does not parse natively, and with the usual parsers', async () => {
+    const broken = { 'broken.ts': 'const x: = 1;\nreader.cancel();\n' };
+    expect(await loadedBy(['lint', 'broken.ts'], broken)).toEqual({ code: 1, loaded: ['@typescript-eslint/parser', 'typescript'] });
+    expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS }, { DRAINGUARD_ENGINE: 'eslint' })).toEqual({
       code: 1,
       loaded: ['@typescript-eslint/parser', 'typescript'],
     });
@@ -50,6 +57,16 @@ describe('what drainguard lint loads', () => {
     const lines = Array.from({ length: 6000 }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`);
     const big = `${EARLY_CANCEL_TS}${lines.join('')}`;
     expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': big })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('chooses the engine by cost: about 150 KB to parse go to oxlint, about 60 KB stay in process', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`).join('');
+    // 150 KB: an oxlint process (0.3 s to start) costs less than ESLint's start and 150 KB in process.
+    // (json output: a stylish report with a problem in it would load ESLint for its formatter.)
+    const big = await allLoadedBy(['lint', '--format', 'json', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(2600)}` });
+    expect(big).toEqual({ code: 1, all: expect.not.arrayContaining(['eslint']) as string[] });
+    // 60 KB: in process.
+    expect(await loadedBy(['lint', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(1000)}` })).toEqual({ code: 1, loaded: [] });
   });
 
   it('does not load the TypeScript parser for a TypeScript file the pre-filter skips', async () => {

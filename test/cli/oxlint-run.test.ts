@@ -1,7 +1,8 @@
 /**
- * OxlintRun starts an oxlint process the moment a batch is full, inside `add()`: the CLI's read-and-test
- * loop is synchronous, so a start left to the event loop would wait for the whole walk, and the
- * biggest file (read first) would start last instead of first.
+ * OxlintRun starts an oxlint process the moment an early batch is full, inside `add()`: the CLI's
+ * read-and-test loop is synchronous, so a start left to the event loop would wait for the whole walk,
+ * and the biggest file (read first) would start last instead of first. At the end, what is left is
+ * shared out among the free processes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,13 +30,30 @@ describe('OxlintRun', () => {
     const run = engine!.start(dir);
     const small = { filePath: path.join(dir, 'small.js'), text: 'export const a = 1;\n' };
     writeFileSync(small.filePath, small.text);
-    run.add(small);
+    run.add(small, 5000);
     expect(run.spawned).toBe(0);
-    run.add({ filePath, text });
+    run.add({ filePath, text }, 5000);
     expect(run.spawned).toBe(1);
 
     const { results } = await run.finish();
     expect(results.get(small.filePath)?.messages).toEqual([]);
     expect(results.get(filePath)?.messages.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn }))).toEqual([EARLY_CANCEL_POSITION]);
+  });
+
+  it('starts no early batch when few files are left to read, and shares the last batch between two processes', async () => {
+    const engine = OxlintEngine.find();
+    dir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-run-'));
+    const tail = Array.from({ length: 9_000 }, (_, index) => `export const doubled${index} = [1, 2, 3].map((x) => x * 2);\n`).join('');
+    const run = engine!.start(dir);
+    const files = ['a.js', 'b.js', 'c.js'].map((name) => ({ filePath: path.join(dir!, name), text: `${EARLY_CANCEL_JS}${tail}` }));
+    for (const [index, file] of files.entries()) {
+      writeFileSync(file.filePath, file.text);
+      run.add(file, files.length - index - 1);
+    }
+    // About 1.5 MB in all, over the early batch's 1 MB, but the caller has nothing left to read.
+    expect(run.spawned).toBe(0);
+    const { results } = await run.finish();
+    expect(run.spawned).toBe(2);
+    for (const file of files) expect(results.get(file.filePath)?.messages).toHaveLength(1);
   });
 });

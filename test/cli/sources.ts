@@ -58,10 +58,10 @@ export const EARLY_CANCEL_TS = `export async function readUntilDone(res: Respons
  * \`ReadableStream<Uint8Array>\`): syntax-only linting does not report it, \`--types\` does.
  * Line 14 is `      await reader.cancel();` (columns 13–28).
  */
-export const INFERRED_STREAM_TS = `async function openEvents(url: string) {
-  const answer = await fetch(url);
-  return answer.body!;
-}
+export const INFERRED_STREAM_TS = `/** Declared elsewhere: only its type says that it returns a fetch body. */
+declare function openEvents(
+  url: string,
+): Promise<ReadableStream<Uint8Array>>;
 
 export async function firstDone(url: string): Promise<void> {
   const events = await openEvents(url);
@@ -146,3 +146,22 @@ module.exports = function readUntilDone(res) {
   });
 };
 `;
+
+/**
+ * A close the default options do not see: `stop()` is no default close method and `'eos'` no default
+ * completion word. Line 7 is `      await reader.stop();`: 12 characters precede `reader.stop()` (13
+ * characters), so it spans columns 13–26.
+ */
+export const EOS_STOP_JS = `export async function untilEos(res) {
+  const reader = res.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value === 'eos') {
+      await reader.stop();
+      return;
+    }
+  }
+}
+`;
+export const EOS_STOP_POSITION = { line: 7, column: 13, endLine: 7, endColumn: 26 };

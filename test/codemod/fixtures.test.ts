@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { loadFixtures } from './fixture-cases.js';
+import { loadFixtures, type FixtureCase } from './fixture-cases.js';
 import { lintText } from '../support/lint-text.js';
 import { typeDiagnostics } from '../support/type-diagnostics.js';
+import { helperModuleText } from '../../codemods/helper-module.js';
+import { detectStyle } from '../../codemods/style.js';
+import { drainBounds } from '../../rules/contract/drain-options.js';
 
 import * as transform from '../../codemods/rewrite.js';
 
 const fixtures = loadFixtures();
+
+const optionsOf = (fixture: FixtureCase): transform.RewriteOptions => ({
+  drainTimeoutMs: fixture.drainTimeoutMs,
+  drainMaxBytes: fixture.drainMaxBytes,
+  helperModule: { path: fixture.helperPath },
+});
 
 describe('fixtures', () => {
   it('has at least 25 input/expected pairs', () => {
@@ -14,7 +23,7 @@ describe('fixtures', () => {
 });
 
 describe.each(fixtures)('fixture $name', (fixture) => {
-  const options = fixture.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: fixture.drainTimeoutMs };
+  const options = optionsOf(fixture);
   const allFixed = fixture.sites.every((site) => site.status === 'fixed');
 
   it('the rule reports exactly the sites of the fixture', () => {
@@ -22,10 +31,13 @@ describe.each(fixtures)('fixture $name', (fixture) => {
     expect(reports).toEqual(fixture.sites.map((site) => [site.line, site.column, 'drainguard/no-early-stream-close']));
   });
 
-  it('rewrites to the expected output with the expected site statuses', () => {
+  it('rewrites to the expected output and helper module, with the expected site statuses', () => {
     const result = transform.rewrite(fixture.input, fixture.inputPath, options);
     expect(result.output ?? fixture.input).toBe(fixture.output);
     expect(result.sites).toEqual(fixture.sites);
+    const pieces = result.helperPieces ?? [];
+    const helper = pieces.length === 0 ? null : helperModuleText(pieces, detectStyle(fixture.input.replace(/^\uFEFF/, ''), fixture.ext !== '.js'), drainBounds(options));
+    expect(helper).toBe(fixture.helper);
   });
 
   it('is a fixed point: a second run changes nothing', () => {
@@ -34,16 +46,19 @@ describe.each(fixtures)('fixture $name', (fixture) => {
     expect(again.sites).toEqual(fixture.sites.filter((site) => site.status === 'manual'));
   });
 
-  it(allFixed ? 'the output lints clean with the rule' : 'a manual site is left untouched and still reported', () => {
+  it(allFixed ? 'the output and its helper module lint clean with the rule' : 'a manual site is left untouched and still reported', () => {
     const reports = lintText(fixture.output, fixture.inputPath);
     if (allFixed) expect(reports).toEqual([]);
     else {
       expect(fixture.output).toBe(fixture.input);
       expect(reports.length).toBe(fixture.sites.length);
     }
+    if (fixture.helper !== null) expect(lintText(fixture.helper, fixture.helperPath)).toEqual([]);
   });
 
   it('the output adds no TypeScript diagnostic', () => {
+    const module = fixture.helperPath.slice(fixture.helperPath.lastIndexOf('/') + 1);
+    if (fixture.helper !== null) typeDiagnostics(`/fixtures/${fixture.name}/${module}`, fixture.helper);
     const before = typeDiagnostics(`/fixtures/${fixture.name}/input${fixture.ext}`, fixture.input);
     const after = typeDiagnostics(`/fixtures/${fixture.name}/output${fixture.ext}`, fixture.output);
     expect(after.filter((diagnostic) => !before.includes(diagnostic))).toEqual([]);

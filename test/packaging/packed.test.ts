@@ -29,10 +29,13 @@ const ownDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'ut
 // binary ships inside the npm package, an optional dependency per platform).
 const OXLINT = `oxlint@${ownDependencies.oxlint}`;
 const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
+/** An exports target: a path, or conditions (`import`, `require`, `types`, …) mapping to targets. */
+type ExportTarget = string | { [condition: string]: ExportTarget };
+const exportPaths = (target: ExportTarget): string[] => (typeof target === 'string' ? [target] : Object.values(target).flatMap(exportPaths));
 const ownPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
-  exports: Record<string, string | Record<string, string>>;
+  exports: Record<string, ExportTarget>;
   bin: Record<string, string>;
 };
 
@@ -41,6 +44,14 @@ const forAwait = fixture('04-js-for-await-break-unbounded');
 const component = fixture('22-tsx-component-effect');
 const manual = fixture('34-js-manual-iterator-next');
 const budgetZero = { ts: fixture('14-ts-budget-zero'), js: fixture('15-js-budget-zero-for-await') };
+/**
+ * A fixture's output (written for a helper module beside it) as a file that carries its own copy of the helpers
+ * instead: it starts with that copy (with these limits) and goes on with the output without its import of the module.
+ */
+function expectOwnCopy(text: string, output: string, limits = '{ timeoutMs: 1000, maxBytes: 128 * 1024 }'): void {
+  expect(text.startsWith(`// Past these limits a drain gives up and closes as the code did (0: no limit).\nconst DRAIN_LIMITS = ${limits};\n`), text).toBe(true);
+  expect(text.endsWith(output.replace(/^import \{[^}]*\} from '\.\/drain-body\.js';\n\n?/m, '')), text).toBe(true);
+}
 
 const work = mkdtempSync(join(tmpdir(), 'drainguard-packed-'));
 const project = join(work, 'project');
@@ -168,7 +179,7 @@ describe('the tarball', () => {
 
   it('has every exports and bin target, and an executable CLI', () => {
     const files = new Set(tarEntries.map((entry) => entry.slice('package/'.length)));
-    const targets = Object.values(ownPackage.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    const targets = Object.values(ownPackage.exports).flatMap(exportPaths);
     for (const target of [...targets, ...Object.values(ownPackage.bin)]) {
       expect(files, target).toContain(target.replace(/^\.\//, ''));
     }
@@ -370,30 +381,27 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
     'src/clean.ts': early.ts.output,
     'src/module.mts': early.ts.input,
   };
-  const expected = {
-    'src/early.ts': early.ts.output,
-    'src/early.js': early.js.output,
-    'src/for-await.js': forAwait.output,
-    'src/ui/component.tsx': component.output,
-    'src/manual.js': manual.input,
-    'src/clean.ts': early.ts.output,
-    'src/module.mts': early.ts.input, // not among jscodeshift's default extensions: see the next recipe
-  };
 
-  it('rewrites with the default budget what `drainguard fix` rewrites, to the same text', async () => {
-    const dir = scenario('jscodeshift', sources);
-    const result = await shell(recipeBlock('jscodeshift.md', 'jscodeshift'), dir);
-    expect(result.code, describeRun(result)).toBe(0);
-    expect(result.stdout).toMatch(/\b4 ok\b/);
-    expect(result.stdout).toContain('manual: nothing in scope can end a drain of this iterator early');
-    for (const [path, text] of Object.entries(expected)) expect(read(dir, path), path).toBe(text);
-    expect(read(dir, 'src/early.ts')).toContain('drainReader(reader, 1000);');
-
+  it('imports the helper module `drainguard fix` wrote, and then rewrites what fix rewrites, to the same text', async () => {
     const { 'src/module.mts': _mts, ...withoutMts } = sources;
     const cli = scenario('jscodeshift-vs-fix', withoutMts);
     const fix = await npx(cli, 'drainguard', 'fix', '--force', 'src');
     expect(fix.code, describeRun(fix)).toBe(1); // the manual site
+
+    const dir = scenario('jscodeshift', { ...sources, 'src/drain-body.ts': read(cli, 'src/drain-body.ts') });
+    const result = await shell(recipeBlock('jscodeshift.md', 'jscodeshift'), dir);
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(result.stdout).toMatch(/\b4 ok\b/);
+    expect(result.stdout).toContain('manual: nothing in scope can end a drain of this iterator early');
     for (const path of Object.keys(withoutMts)) expect(read(dir, path), path).toBe(read(cli, path));
+    expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
+    expect(read(dir, 'src/ui/component.tsx')).toBe(component.output.replace("from './drain-body.js'", "from '../drain-body.js'"));
+    expect(read(dir, 'src/clean.ts')).toBe(early.ts.output);
+    expect(read(dir, 'src/manual.js')).toBe(manual.input);
+    expect(read(dir, 'src/module.mts')).toBe(early.ts.input); // not among jscodeshift's default extensions: see the next recipe
+    // JavaScript files cannot import a TypeScript module: each carries its own copy of what it uses.
+    expectOwnCopy(read(dir, 'src/early.js'), early.js.output);
+    expectOwnCopy(read(dir, 'src/for-await.js'), forAwait.output);
   }, 180_000);
 
   it("leaves code that the user's ESLint finds clean (the manual site stays reported)", async () => {
@@ -408,21 +416,24 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
       'src/manual.js': [at(manual.sites[0])],
       'src/clean.ts': [],
       'src/module.mts': [at(early.ts.sites[0])],
+      'src/drain-body.ts': [],
     });
   }, 180_000);
 
-  it('passes --drainTimeoutMs=0 through to the budget, like drainguard fix --drain-timeout-ms 0', async () => {
+  it('passes --drainTimeoutMs=0 through to the budget of the copy a file gets without a helper module, as fix writes it into the module', async () => {
     const sources = { 'src/zero.ts': budgetZero.ts.input, 'src/zero.js': budgetZero.js.input };
     const dir = scenario('jscodeshift-budget', sources);
     const result = await shell(recipeBlock('jscodeshift.md', 'jscodeshift-budget'), dir);
     expect(result.code, describeRun(result)).toBe(0);
-    expect(read(dir, 'src/zero.ts')).toBe(budgetZero.ts.output);
-    expect(read(dir, 'src/zero.js')).toBe(budgetZero.js.output);
+    expectOwnCopy(read(dir, 'src/zero.ts'), budgetZero.ts.output, '{ timeoutMs: 0, maxBytes: 128 * 1024 }');
+    expectOwnCopy(read(dir, 'src/zero.js'), budgetZero.js.output, '{ timeoutMs: 0, maxBytes: 128 * 1024 }');
 
     const cli = scenario('jscodeshift-budget-vs-fix', sources);
     const fix = await npx(cli, 'drainguard', 'fix', '--force', '--drain-timeout-ms', '0', 'src');
     expect(fix.code, describeRun(fix)).toBe(0);
-    for (const path of Object.keys(sources)) expect(read(dir, path), path).toBe(read(cli, path));
+    expect(read(cli, 'src/zero.ts')).toBe(budgetZero.ts.output);
+    expect(read(cli, 'src/drain-body.ts')).toContain('\nconst DRAIN_LIMITS = { timeoutMs: 0, maxBytes: 128 * 1024 };\n');
+    expectOwnCopy(read(cli, 'src/zero.js'), budgetZero.js.output, '{ timeoutMs: 0, maxBytes: 128 * 1024 }');
   }, 180_000);
 
   it('rewrites .mts and .cts files with --extensions, runs the same with --no-babel, counts a file that does not parse as an error', async () => {
@@ -436,7 +447,7 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
     expect(recipeBlock('jscodeshift.md', 'jscodeshift-extensions')).toContain('--no-babel');
     const all = await shell(recipeBlock('jscodeshift.md', 'jscodeshift-extensions'), dir);
     expect(all.code, describeRun(all)).toBe(0);
-    for (const path of ['src/a.ts', 'src/b.mts', 'src/c.cts']) expect(read(dir, path), path).toBe(early.ts.output);
+    for (const path of ['src/a.ts', 'src/b.mts', 'src/c.cts']) expectOwnCopy(read(dir, path), early.ts.output);
     expect(read(dir, 'src/broken.ts')).toBe(broken);
     expect(all.stdout).toMatch(/\b1 errors\b/);
     expect(all.stdout).toMatch(/\b3 ok\b/);
@@ -467,7 +478,8 @@ describe('the CLI from the installed package', () => {
     const viaOxlint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv(preload) });
     expect(viaOxlint.code, describeRun(viaOxlint)).toBe(1);
     const loaded = JSON.parse(read(dir, 'loaded.json')) as string[];
-    expect(loaded, 'the preload saw the packages drainguard loads').toContain('@typescript-eslint/types');
+    // (@typescript-eslint/types is bundled into the CLI now; node-sarif-builder formats this run's SARIF.)
+    expect(loaded, 'the preload saw the packages drainguard loads').toContain('node-sarif-builder');
     expect(loaded).not.toContain('eslint');
     expect(loaded).not.toContain('typescript');
     const viaEslint = await run(drainguard, ['lint', '--format', 'sarif', 'src'], { cwd: dir, env: userEnv({ DRAINGUARD_ENGINE: 'eslint' }) });
@@ -689,21 +701,23 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     const fixed = await shell(fix, dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
-    expect(read(dir, 'src/early.js')).toBe(early.js.output);
+    expect(read(dir, 'src/drain-body.ts')).toBe(read(FIXTURES, '01-ts-while-reader-cancel-return/drain-body.ts'));
+    expectOwnCopy(read(dir, 'src/early.js'), early.js.output);
     expect(read(dir, 'src/clean.ts')).toBe(early.ts.output);
 
     const review = await shell(diff, dir);
     expect(review.code, describeRun(review)).toBe(0);
-    expect(review.stdout).toContain('+      void drainReader(reader, 1000);');
+    expect(review.stdout).toContain('+      void drainReader(reader, () => reader.cancel());');
 
     const clean = await shell(relint, dir);
     expect(clean.code, describeRun(clean)).toBe(0);
 
-    // As the recipe says: with uncommitted changes, fix refuses (exit 2).
-    writeFileSync(join(dir, 'src/early.js'), early.js.input);
+    // As the recipe says: a file it would rewrite that has uncommitted changes makes fix refuse (exit 2), naming it.
+    writeFileSync(join(dir, 'src/early.js'), `${early.js.input}// a local edit\n`);
     const refused = await shell(fix, dir);
     expect(refused.code, describeRun(refused)).toBe(2);
-    expect(read(dir, 'src/early.js')).toBe(early.js.input);
+    expect(refused.stderr).toContain('uncommitted changes: src/early.js.');
+    expect(read(dir, 'src/early.js')).toBe(`${early.js.input}// a local edit\n`);
   }, 180_000);
 
   it('--drain-timeout-ms sets the budget', async () => {
@@ -712,8 +726,10 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     expect(commands).toEqual(['npx drainguard fix --drain-timeout-ms 5000']);
     const fixed = await shell(commands[0], dir);
     expect(fixed.code, describeRun(fixed)).toBe(0);
-    expect(read(dir, 'src/early.ts')).toBe(early.ts.output.replace('drainReader(reader, 1000);', 'drainReader(reader, 5000);'));
-    expect(read(dir, 'src/early.js')).toBe(early.js.output.replace('drainReader(reader, 1000);', 'drainReader(reader, 5000);'));
+    // The budget lives in the helper module (and in the copy of a file that cannot import it); the sites read the same.
+    expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
+    expect(read(dir, 'src/drain-body.ts')).toContain('\nconst DRAIN_LIMITS = { timeoutMs: 5000, maxBytes: 128 * 1024 };\n');
+    expectOwnCopy(read(dir, 'src/early.js'), early.js.output, '{ timeoutMs: 5000, maxBytes: 128 * 1024 }');
   }, 180_000);
 });
 

@@ -9,6 +9,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 import { invalid, typedInvalid, type ExpectedError } from './cases.js';
 import { sdkShapeInvalid } from './cases-sdk-shapes.js';
+import { foreignCodeInvalid } from './cases-foreign-code.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 type AnyNode = TSESTree.Node;
@@ -45,7 +46,7 @@ function isCloseSite(node: AnyNode, messageId: ExpectedError['messageId']): bool
 }
 
 describe('expected locations in cases.ts span close sites', () => {
-  for (const testCase of [...invalid, ...typedInvalid, ...sdkShapeInvalid]) {
+  for (const testCase of [...invalid, ...typedInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid]) {
     it(testCase.name, () => {
       const program = parse(testCase.code, { loc: true, range: true, jsx: testCase.filename?.endsWith('x') ?? false }) as unknown as AnyNode;
       for (const error of testCase.errors) {

@@ -7,11 +7,12 @@ import rule from '../../rules/no-early-stream-close.js';
 import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
+import { foreignCodeInvalid, foreignCodeValid } from './cases-foreign-code.js';
 import { withSuggestions } from './suggestions.js';
-import { helperText } from '../../codemods/helpers.js';
+import { readFileSync } from 'node:fs';
 
-const invalid = [...baseInvalid, ...sdkShapeInvalid];
-const valid = [...baseValid, ...sdkShapeValid];
+const invalid = [...baseInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid];
+const valid = [...baseValid, ...sdkShapeValid, ...foreignCodeValid];
 
 EslintRuleTester.describe = describe;
 EslintRuleTester.it = it;
@@ -115,17 +116,11 @@ new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'mo
           column: 44,
           endLine: 4,
           endColumn: 59,
-          // Detached: nothing reads the reader after the close. The helper's exact text is pinned by the fixtures.
+          // Detached: nothing reads the reader after the close. The expected text (the helpers and the site) is in the file.
           suggestions: [
             {
               messageId: 'drainInBackground',
-              output: `${src(`
-                async function f(url) {
-                  const reader = (await fetch(url)).body.getReader();
-                  const { value } = await reader.read();
-                  if (value.type === 'message_stop') void drainReader(reader, 1000);
-                }
-              `)}\n\n${helperText('reader', 'drainReader', { eol: '\n', unit: '  ', semi: ';', typescript: false })}\n`,
+              output: readFileSync(new URL('fixtures/suggestions/reader-cancel.js.txt', import.meta.url), 'utf8').replace(/\n$/, ''),
             },
           ],
         },

@@ -1,6 +1,6 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../rules/no-early-stream-close.js';
-import { helperText } from '../../codemods/helpers.js';
+import { readFileSync } from 'node:fs';
 
 const ruleTester = new RuleTester();
 ruleTester.run('no-early-stream-close (smoke)', rule, {
@@ -20,25 +20,11 @@ ruleTester.run('no-early-stream-close (smoke)', rule, {
           messageId: 'implicitClose',
           line: 4,
           column: 40,
-          // The rewrite of `drainguard fix`; the helper's exact text is pinned by the fixtures.
+          // The rewrite of `drainguard fix` (the file's own copy of the helpers: no helper module is near it), literal in the file.
           suggestions: [
             {
               messageId: 'drainInBackground',
-              output: [
-                'async function f(url) {',
-                '  const res = await fetch(url);',
-                '  const events = drainable(res.body, 1000);',
-                '  for await (const chunk of events) {',
-                "    if (chunk.type === 'message_stop') {",
-                '      events.drainInBackground();',
-                '      break;',
-                '    }',
-                '  }',
-                '}',
-                '',
-                helperText('loop', 'drainable', { eol: '\n', unit: '  ', semi: ';', typescript: true }),
-                '',
-              ].join('\n'),
+              output: readFileSync(new URL('fixtures/suggestions/for-await-break.ts.txt', import.meta.url), 'utf8').replace(/\n$/, ''),
             },
           ],
         },

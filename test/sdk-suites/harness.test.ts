@@ -1,7 +1,10 @@
-// The parts of scripts/sdk-suites.mjs that decide what the report says: reading vitest's JSON report
-// and tsc's output, comparing before/after, bounding a hung command, and the probe's real server.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The parts of scripts/sdk-suites.mjs that decide what the report says: where a repository is cloned
+// from and how a mirror without some blobs is checked out, reading vitest's JSON report and tsc's
+// output, comparing before/after, running the repository's checks on the changed files before and
+// after, bounding a hung command, and the probe's real server. No network: git runs on local
+// repositories made here.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,12 +12,16 @@ import {
   assertionSite,
   assertsEarlyClose,
   compareSuites,
+  mergeSuiteRuns,
   newDiagnostics,
   parseTscDiagnostics,
   readVitestReport,
+  settleRerun,
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
-import { formatSdkReport } from '../../scripts/sdk-suites/report.mjs';
+import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } from '../../scripts/sdk-suites/checks.mjs';
+import { checkGotWorse, diagnosticCounts, failedChecks, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
+import { cloneSource } from '../../scripts/sdk-suites/sdks.mjs';
 import { startProbeServer } from '../../scripts/sdk-suites/probe-server.mjs';
 
 const dirs: string[] = [];
@@ -74,7 +81,7 @@ describe('results', () => {
         [
           { title: 'decodes events', status: 'failed', failure: 'Error: Test timed out in 30000ms.\nIf this is a long-running test, pass a timeout value' },
           { title: 'cancels at [DONE]', status: 'failed', failure: 'AssertionError: expected "cancel" to be called 1 times, but got 0 times\n    at t.ts:5:3' },
-          { title: 'already broken on Node 20', status: 'failed', failure: 'TypeError: x is not a function' },
+          { title: 'already broken on Node 20', status: 'failed', failure: 'Error: Test timed out in 30000ms.' },
           { title: 'hangs with a bare message', status: 'failed', failure: 'Error: STACK_TRACE_ERROR\n    at task (runner.js:1:1)', duration: 30004.7 },
           { title: 'slow but passing', status: 'passed', duration: 30001 },
         ],
@@ -98,6 +105,24 @@ describe('results', () => {
     ]);
     expect(comparison.stillFailing.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream already broken on Node 20']);
     expect(assertionOf(comparison.newFailures[1].failure)).toBe('AssertionError: expected "cancel" to be called 1 times, but got 0 times');
+
+    // Their files run again: a test that passes there was flaky (a timeout on a loaded machine), not a hang.
+    const rerun = readVitestReport(
+      vitestReport(root, [
+        { title: 'decodes events', status: 'passed' },
+        { title: 'cancels at [DONE]', status: 'failed', failure: 'AssertionError: expected "cancel" to be called 1 times' },
+        { title: 'hangs with a bare message', status: 'failed', failure: 'Error: STACK_TRACE_ERROR', duration: 30001 },
+      ]),
+      root,
+      { killed: false, ms: 10, testTimeoutMs: 30000 },
+    );
+    expect(settleRerun(comparison, rerun).map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream decodes events']);
+    expect(comparison.newFailures.map((t) => t.key)).toEqual([
+      'tests/streaming.test.ts > Stream cancels at [DONE]',
+      'tests/streaming.test.ts > Stream hangs with a bare message',
+      'tests/broken.test.ts (the file did not run)',
+    ]);
+    expect(comparison.timedOut.map((t) => t.key)).toEqual(['tests/streaming.test.ts > Stream hangs with a bare message']);
   });
 
   it('a suite that left no report is one that did not run', () => {
@@ -186,16 +211,16 @@ describe('assertion sites', () => {
     );
     const failure = (line: number) =>
       `AssertionError: nope\n    at ${join(root, 'tests/lib/streaming.test.ts')}:${line}:5\n    at runner (vitest/dist/chunk.js:10:2)`;
-    const key = 'tests/lib/streaming.test.ts > x';
-    const cancelSite = assertionSite({ key, status: 'failed', duration: 1, failure: failure(3), timedOut: false }, root);
-    const decodeSite = assertionSite({ key, status: 'failed', duration: 1, failure: failure(4), timedOut: false }, root);
+    const test = { key: 'tests/lib/streaming.test.ts > x', file: 'tests/lib/streaming.test.ts', run: 'unit', status: 'failed', duration: 1, timedOut: false };
+    const cancelSite = assertionSite({ ...test, failure: failure(3) }, root);
+    const decodeSite = assertionSite({ ...test, failure: failure(4) }, root);
     expect(cancelSite).toEqual({ line: 3, source: 'expect(cancel).toHaveBeenCalledTimes(1);' });
     expect(decodeSite).toEqual({ line: 4, source: 'expect(decoded).toEqual([16, 14]);' });
     expect(assertsEarlyClose(cancelSite!.source)).toBe(true);
     expect(assertsEarlyClose(decodeSite!.source)).toBe(false);
     expect(assertsEarlyClose('expect(body.cancel).toHaveBeenCalled();')).toBe(true);
     expect(assertsEarlyClose('expect(controller.signal.aborted).toBe(false);')).toBe(false);
-    expect(assertionSite({ key, status: 'failed', duration: 1, failure: 'Error: STACK_TRACE_ERROR', timedOut: true }, root)).toBeNull();
+    expect(assertionSite({ ...test, failure: 'Error: STACK_TRACE_ERROR', timedOut: true }, root)).toBeNull();
   });
 });
 
@@ -206,7 +231,7 @@ describe('report', () => {
       killed: false,
       ms: 2000,
       counts: { passed: tests.filter((t) => t.status === 'passed').length, failed: tests.filter((t) => t.status === 'failed').length },
-      tests: tests.map((t) => ({ ...t, duration: 1, failure: '', timedOut: false })),
+      tests: tests.map((t) => ({ ...t, file: 'a', run: 'unit', duration: 1, failure: '', timedOut: false })),
     });
     const probe = (holdCallMs: number, serverSaw: string, connections: number) => ({
       holdMs: 4000,
@@ -215,14 +240,30 @@ describe('report', () => {
       end: { pauseMs: 0, connections, requests: 10, closedByClient: 0, callMs: [5, 6], sameEvents: true, errors: [] },
       reset: { call: { ms: 7, lastEventMs: 7, events: 3, sameEvents: true, error: null }, requests: 1 },
     });
-    const text = formatSdkReport({
+    const record = {
       name: 'sdk',
       repo: 'owner/sdk',
       commit: '0123456789abcdef',
+      node: 'v22.23.5',
       drainguard: { dir: '/dg', commit: 'fedcba9876543210' },
+      fixCommand: 'drainguard fix --force --json --no-verify src/',
       typecheckCommand: 'tsc',
       fix: { code: 0, summary: { fixed: 1 }, sites: [{ path: 'src/s.ts', line: 3, column: 5, status: 'fixed' }] },
       diff: '',
+      files: [
+        { path: 'src/s.ts', created: false, before: { lines: 120, longest: 79 }, after: { lines: 139, longest: 138 } },
+        { path: 'src/drain.ts', created: true, before: null, after: { lines: 30, longest: 90 } },
+      ],
+      checks: {
+        before: [
+          { name: 'oxlint', code: 0, timedOut: false, output: 'Found 0 warnings and 0 errors.\n', files: ['src/s.ts'] },
+          { name: 'oxfmt', code: 1, timedOut: false, output: 'src/s.ts (1 line over)', files: ['src/s.ts'] },
+        ],
+        after: [
+          { name: 'oxlint', code: 1, timedOut: false, output: '  x eslint(curly): Expected { after \'if\' condition.\nFound 0 warnings and 1 error.\n', files: ['src/s.ts', 'src/drain.ts'] },
+          { name: 'oxfmt', code: 1, timedOut: false, output: 'src/s.ts (1 line over)', files: ['src/s.ts', 'src/drain.ts'] },
+        ],
+      },
       newDiagnostics: [],
       before: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'passed' }, { key: 'a > parses', status: 'passed' }]), probe: probe(46, 'closed by the client 30 ms after [DONE]', 11) },
       after: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'failed' }, { key: 'a > parses', status: 'failed' }]), probe: { error: 'the probe did not finish within 100 ms (hang)' } },
@@ -237,9 +278,20 @@ describe('report', () => {
         timedOut: [{ key: 'a > parses' }],
         flaky: [],
       },
-    });
-    const lines = text.split('\n');
+    };
+    const lines = formatSdkReport(record).split('\n');
     expect(lines[0]).toBe('## owner/sdk @ 0123456789ab (sdk)');
+    expect(lines[2]).toBe('drainguard: /dg @ fedcba987654; SDK commands on Node v22.23.5');
+    expect(lines[3]).toBe('fix (drainguard fix --force --json --no-verify src/): exit 0; {"fixed":1}');
+    expect(lines).toContain('changed files (2):');
+    expect(lines).toContain('  src/s.ts: 120 -> 139 lines (+19), longest line 79 -> 138');
+    expect(lines).toContain('  src/drain.ts (created): 30 lines, longest line 90');
+    expect(lines).toContain('check `oxlint` on the changed files: before clean (errors: 0, warnings: 0), after exit 1 (errors: 1, warnings: 0) — WORSE');
+    expect(lines).toContain("      x eslint(curly): Expected { after 'if' condition.");
+    expect(lines).toContain('check `oxfmt` on the changed files: before exit 1, after exit 1');
+    // Failing before with the same output is not the fix's doing; failing after a clean run is.
+    expect(failedChecks(record).map((c) => c.name)).toEqual(['oxlint']);
+    expect(worseThanBefore(record)).toBe(true);
     expect(lines).toContain('  src/s.ts:3:5 fixed');
     expect(lines).toContain('tests after:  2 failed (2 tests, 2 s)');
     expect(lines).toContain('hang: YES (1 timed out)');
@@ -250,5 +302,138 @@ describe('report', () => {
     expect(lines).toContain('  body held open 4000 ms after [DONE]: 3 events, last at 40 ms, call ended at 46 ms; server: closed by the client 30 ms after [DONE]');
     expect(lines).toContain('  body ended 5 ms after [DONE], 10 calls back to back: 11 connections for 10 requests, 0 closed by the client before the end; call ms 5 6');
     expect(lines).toContain('  probe failed: the probe did not finish within 100 ms (hang)');
+  });
+});
+
+describe('clone source', () => {
+  it('clones the public URL unless a mirror template names another place', () => {
+    expect(cloneSource({ repo: 'openai/openai-node' }, undefined)).toEqual({ url: 'https://github.com/openai/openai-node.git', mirror: false });
+    expect(cloneSource({ repo: 'openai/openai-node' }, '/srv/git/{owner}+{name}/repo')).toEqual({ url: '/srv/git/openai+openai-node/repo', mirror: true });
+    expect(() => cloneSource({ repo: 'openai/openai-node' }, '/srv/git')).toThrow('DRAINGUARD_SDK_MIRROR must contain {owner} and {name} (it is /srv/git)');
+  });
+});
+
+/** A git repository in a temporary folder, with one commit of `files`. */
+async function gitRepo(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-suites-git-'));
+  dirs.push(dir);
+  const git = async (...args: string[]) => {
+    const result = await run('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, timeoutMs: 30_000 });
+    if (result.code !== 0) throw new Error(result.stderr);
+    return result.stdout.trim();
+  };
+  await git('init', '--quiet', '--initial-branch=main');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  await git('add', '.');
+  await git('commit', '--quiet', '-m', 'pinned');
+  return { dir, git, commit: await git('rev-parse', 'HEAD') };
+}
+
+describe('checkout', () => {
+  it('clones a mirror at the pinned commit and leaves out files whose blobs the mirror lacks', async () => {
+    const source = await gitRepo({ 'src/a.ts': 'export const a = 1;\n', 'fixtures/big.json': '{"big": true}\n' });
+    const mirrors = mkdtempSync(join(tmpdir(), 'sdk-suites-mirrors-'));
+    dirs.push(mirrors);
+    // A bare mirror at <mirrors>/owner+tiny/repo without the blob of fixtures/big.json.
+    await run('git', ['clone', '--quiet', '--bare', source.dir, join(mirrors, 'owner+tiny/repo')], { cwd: mirrors });
+    const big = await source.git('rev-parse', 'HEAD:fixtures/big.json');
+    unlinkSync(join(mirrors, 'owner+tiny/repo/objects', big.slice(0, 2), big.slice(2)));
+    const cache = mkdtempSync(join(tmpdir(), 'sdk-suites-cache-'));
+    dirs.push(cache);
+    // CACHE_DIR is read when sdks.mjs loads: a fresh module graph with this cache.
+    process.env.DRAINGUARD_SDK_SUITES_CACHE = cache;
+    process.env.DRAINGUARD_SDK_MIRROR = `${mirrors}/{owner}+{name}/repo`;
+    try {
+      vi.resetModules();
+      const { preparePristine } = await import('../../scripts/sdk-suites/checkout.mjs');
+      const logged: string[] = [];
+      const dir = await preparePristine({ name: 'tiny', repo: 'owner/tiny', commit: source.commit }, (line) => logged.push(line));
+      expect(dir).toBe(join(cache, 'tiny'));
+      expect(readFileSync(join(dir, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+      expect(existsSync(join(dir, 'fixtures/big.json'))).toBe(false);
+      expect(logged).toContain('tiny: 1 file(s) absent from the mirror, left out of the checkout: fixtures/big.json');
+      // A second run resets a rewrite and removes what it created.
+      writeFileSync(join(dir, 'src/a.ts'), 'rewritten\n');
+      writeFileSync(join(dir, 'src/helper.ts'), 'created\n');
+      await preparePristine({ name: 'tiny', repo: 'owner/tiny', commit: source.commit }, () => {});
+      expect(readFileSync(join(dir, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+      expect(existsSync(join(dir, 'src/helper.ts'))).toBe(false);
+      expect((await run('git', ['status', '--porcelain'], { cwd: dir })).stdout).toBe('');
+    } finally {
+      delete process.env.DRAINGUARD_SDK_SUITES_CACHE;
+      delete process.env.DRAINGUARD_SDK_MIRROR;
+      vi.resetModules();
+    }
+  });
+});
+
+describe('checks on the changed files', () => {
+  it('lists changed and created files, not deleted ones', () => {
+    expect(parsePorcelain(' M src/a.ts\0?? src/drain.ts\0 D src/gone.ts\0R  src/new.ts\0src/old.ts\0A  src/added.ts\0')).toEqual([
+      { path: 'src/a.ts', created: false },
+      { path: 'src/drain.ts', created: true },
+      { path: 'src/new.ts', created: false },
+      { path: 'src/added.ts', created: true },
+    ]);
+    expect(lineStats('a\r\nlonger line\n\n')).toEqual({ lines: 3, longest: 11 });
+  });
+
+  it('calls a check worse when it fails anew, counts more warnings or errors, or (without counts) prints something new', () => {
+    const oxlint = 'Found 0 warnings and 0 errors.\nFinished in 958ms on 1 file with 415 rules using 2 threads.';
+    const biome = 'src/s.ts:80:52 lint/suspicious/noExplicitAny\nChecked 1 file in 5ms. No fixes applied.\nFound 6 warnings.';
+    expect(diagnosticCounts(oxlint)).toEqual({ warnings: 0, errors: 0 });
+    expect(diagnosticCounts('Checked 1 file in 5ms.\nFound 1 error.\nFound 7 warnings.')).toEqual({ warnings: 7, errors: 1 });
+    expect(diagnosticCounts('All matched files use the correct format.')).toBeNull();
+    const check = (code: number, output: string) => ({ code, output });
+    // Existing warnings that moved with the rewrite, another duration or file count: not worse.
+    expect(checkGotWorse(check(0, biome), check(0, biome.replace('80:52', '98:52').replace('5ms', '12ms')))).toBe(false);
+    expect(checkGotWorse(check(0, 'All matched files use the correct format.\nFinished in 333ms on 1 files'), check(0, 'All matched files use the correct format.\nFinished in 95ms on 2 files'))).toBe(false);
+    // A new warning with exit 0, a new failure, a failure with other output.
+    expect(checkGotWorse(check(0, biome), check(0, biome.replace('6 warnings', '7 warnings')))).toBe(true);
+    expect(checkGotWorse(check(0, oxlint), check(1, 'Found 0 warnings and 25 errors.'))).toBe(true);
+    expect(checkGotWorse(check(1, 'src/s.ts (1 line over)'), check(1, 'src/s.ts (15 lines over)'))).toBe(true);
+    expect(checkGotWorse(undefined, check(0, ''))).toBe(false);
+  });
+
+  it('runs each check on the changed files after the fix and on the same files before it, then puts the rewrite back', async () => {
+    const repo = await gitRepo({ 'src/a.ts': 'const ok = 1;\n', 'src/b.ts': 'untouched\n' });
+    writeFileSync(join(repo.dir, 'src/a.ts'), 'const ok = 1; // BAD\n');
+    writeFileSync(join(repo.dir, 'src/drain.ts'), 'export {};\n');
+    // A check in the repository's style: names each file it was given, fails on a file containing BAD.
+    const script = "const fs = require('fs'); let bad = 0; for (const f of process.argv.slice(1)) { const b = fs.readFileSync(f, 'utf8').includes('BAD'); bad += b; console.log(f + (b ? ': BAD' : ': ok')); } process.exit(bad ? 1 : 0);";
+    const checks = [{ name: 'no-bad', command: [process.execPath, '-e', script] }];
+    const files = await changedFiles(repo.dir);
+    expect(files).toEqual([
+      { path: 'src/a.ts', created: false },
+      { path: 'src/drain.ts', created: true },
+    ]);
+    const after = await runChecks(checks, repo.dir, files.map((f) => f.path), process.env);
+    const before = await runChecksBefore(checks, repo.dir, files, process.env);
+    expect(after).toEqual([{ name: 'no-bad', code: 1, timedOut: false, output: 'src/a.ts: BAD\nsrc/drain.ts: ok\n', files: ['src/a.ts', 'src/drain.ts'] }]);
+    expect(before).toEqual([{ name: 'no-bad', code: 0, timedOut: false, output: 'src/a.ts: ok\n', files: ['src/a.ts'] }]);
+    expect(readFileSync(join(repo.dir, 'src/a.ts'), 'utf8')).toBe('const ok = 1; // BAD\n');
+    expect(readFileSync(join(repo.dir, 'src/drain.ts'), 'utf8')).toBe('export {};\n');
+    // A fix that changed nothing: nothing to stash, no check run.
+    await repo.git('checkout', '--', '.');
+    await repo.git('clean', '-fdq');
+    expect(await changedFiles(repo.dir)).toEqual([]);
+    expect(await runChecksBefore(checks, repo.dir, [], process.env)).toEqual([{ name: 'no-bad', code: null, timedOut: false, output: '', files: [] }]);
+  });
+});
+
+describe('suites of several runs', () => {
+  it('prefixes keys with the run and keeps each test file relative to its run', () => {
+    const root = '/sdk/packages/google';
+    const node = readVitestReport(vitestReport(root, [{ title: 'streams', status: 'passed' }]), root, { killed: false, ms: 10, run: 'node', prefix: true });
+    const edge = readVitestReport(vitestReport(root, [{ title: 'streams', status: 'failed', failure: 'boom' }]), root, { killed: true, ms: 5, run: 'edge', prefix: true });
+    const suite = mergeSuiteRuns([node, edge]);
+    expect(suite.tests.map((t) => [t.key, t.file, t.run, t.status])).toEqual([
+      ['node: tests/streaming.test.ts > Stream streams', 'tests/streaming.test.ts', 'node', 'passed'],
+      ['edge: tests/streaming.test.ts > Stream streams', 'tests/streaming.test.ts', 'edge', 'failed'],
+    ]);
+    expect(suite).toMatchObject({ ran: true, killed: true, ms: 15, counts: { passed: 1, failed: 1 } });
   });
 });

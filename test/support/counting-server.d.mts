@@ -1,22 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CountingServerSetup as KitSetup, CountingServer as KitServer } from '../../testing/index.js';
 import type { CountingServer } from './sse-server.d.mts';
 
-export interface ResponseControl {
-  /** The server ends this response itself (e.g. a hang past its bound): it does not count as closed by the client. */
-  expire(): void;
-}
+export type { ResponseControl } from '../../testing/index.js';
 
-export interface CountingServerSetup {
-  /** Names the server in error messages (`sse-server`, `mcp-server`). */
-  name: string;
+export interface CountingServerSetup extends KitSetup {
   /** Path of `url` (default `/`). */
   path?: string;
-  /** http.Server keepAliveTimeout (default 5000 ms). */
-  keepAliveTimeoutMs?: number;
-  /** Answers one request. */
-  handle(req: IncomingMessage, res: ServerResponse, control: ResponseControl): void;
-  /** Runs when close() starts (clear the peer's own timers). */
-  onClose?(): void;
 }
 
+/** drainguard/testing's startCountingServer (url ending in `/` by default) with the accessors of CountingServer. */
 export function startCountingServer(setup: CountingServerSetup): Promise<CountingServer>;
+
+/** The accessors of CountingServer over a drainguard/testing server. */
+export function withSupportNames(server: KitServer): CountingServer;

@@ -1,0 +1,102 @@
+// The table `drainguard prove` prints: one row per body the command ran against, as aligned text,
+// as Markdown for a pull request description, or as JSON.
+import { DEFAULT_TAIL_DELAY_MS, DEFAULT_TRICKLE_INTERVAL_MS, type AfterTerminal, type StreamServerOptions } from '../testing/options.js';
+import type { ModeRun } from './prove-run.js';
+
+export interface ProveReport {
+  command: string[];
+  calls: number;
+  timeoutMs: number;
+  server: StreamServerOptions;
+  runs: ModeRun[];
+}
+
+const HEADERS = ['after the terminal event', 'requests', 'connections', 'closed early', 'slowest return', 'exit'];
+
+function bodyLabel(mode: AfterTerminal, server: StreamServerOptions): string {
+  const tail = server.tailDelayMs ?? DEFAULT_TAIL_DELAY_MS;
+  switch (mode) {
+    case 'end':
+      return `body ends ${tail} ms later`;
+    case 'silent':
+      return 'held open, silent';
+    case 'trickle':
+      return `keep-alive every ${server.trickleIntervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS} ms`;
+    case 'flood':
+      return 'floods bytes';
+    case 'reset':
+      return `connection reset ${tail} ms later`;
+  }
+}
+
+/** Whether the command ran to a clean exit. */
+export const runSucceeded = (run: ModeRun): boolean => !run.timedOut && run.exitCode === 0;
+
+function cells(run: ModeRun, report: ProveReport): string[] {
+  const slowest = run.timedOut
+    ? `hung (killed at ${report.timeoutMs} ms)`
+    : run.slowestReturnMs === null
+      ? '-'
+      : `${Math.round(run.slowestReturnMs)} ms${run.returnMeasuredTo === 'exit' ? ' (to exit)' : ''}`;
+  const exit = run.timedOut ? 'killed' : run.signal ?? String(run.exitCode);
+  return [
+    bodyLabel(run.mode, report.server),
+    run.retries > 0 ? `${run.requests} (${run.retries} more than the calls)` : String(run.requests),
+    String(run.connections),
+    String(run.closedEarly),
+    slowest,
+    exit,
+  ];
+}
+
+function title(report: ProveReport): string {
+  return `${report.calls} call${report.calls === 1 ? '' : 's'} per run against ${report.server.format ?? 'sse'} bodies`;
+}
+
+const LEGEND =
+  'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); ' +
+  'connections and closed early are counted by the server.';
+
+function failures(report: ProveReport): string[] {
+  return report.runs
+    .filter((run) => !runSucceeded(run))
+    .map((run) => `${bodyLabel(run.mode, report.server)}: ${run.timedOut ? 'killed at the time limit' : `exit ${run.signal ?? run.exitCode}`}${run.errorLine ? `: ${run.errorLine}` : ''}`);
+}
+
+export function textReport(report: ProveReport): string {
+  const rows = [HEADERS, ...report.runs.map((run) => cells(run, report))];
+  const widths = HEADERS.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
+  const out = [`drainguard prove: ${report.command.join(' ')}`, title(report), '', ...lines, '', LEGEND];
+  const failed = failures(report);
+  if (failed.length > 0) out.push('', 'failed runs:', ...failed.map((line) => `  ${line}`));
+  return `${out.join('\n')}\n`;
+}
+
+const escapeCell = (cell: string): string => cell.replace(/\|/g, '\\|');
+
+export function markdownReport(report: ProveReport): string {
+  const rows = report.runs.map((run) => `| ${cells(run, report).map(escapeCell).join(' | ')} |`);
+  const out = [
+    `**drainguard prove** \`${report.command.join(' ')}\`: ${title(report)}`,
+    '',
+    `| ${HEADERS.join(' | ')} |`,
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
+    '',
+    `<sub>${LEGEND}</sub>`,
+  ];
+  const failed = failures(report);
+  if (failed.length > 0) out.push('', ...failed.map((line) => `- ${line}`));
+  return `${out.join('\n')}\n`;
+}
+
+export function jsonReport(report: ProveReport): string {
+  const { command, calls, timeoutMs, runs } = report;
+  return `${JSON.stringify({ command, calls, format: report.server.format ?? 'sse', timeoutMs, runs }, null, 2)}\n`;
+}

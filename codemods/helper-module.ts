@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DrainBounds } from '../rules/contract/drain-options.js';
+import { bytesText, piecesIn, renderPieces, withDependencies, type PieceName } from './helpers.js';
+import type { Style } from './style.js';
+
+/** The helper module's file name (without extension) where `--helper-path` does not set another. */
+export const HELPER_MODULE_NAME = 'drain-body';
+
+export interface HelperModule {
+  path: string;
+  text: string;
+  /** The pieces it declares. */
+  pieces: Set<PieceName>;
+  bounds: DrainBounds;
+}
+
+/**
+ * The helper module at `file`: null where there is none, `'foreign'` where the file is not one drainguard wrote (it
+ * does not declare the drain's limits, `DRAIN_LIMITS`).
+ */
+export function readHelperModule(file: string): HelperModule | null | 'foreign' {
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
+  const declared = new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const)\s+([\w$]+)/gm)].map((match) => match[1]));
+  const timeout = limitValue(text, 'timeoutMs');
+  const maxBytes = limitValue(text, 'maxBytes');
+  if (!declared.has('DRAIN_LIMITS') || timeout === null || maxBytes === null) return 'foreign';
+  return { path: file, text, pieces: new Set(piecesIn(declared)), bounds: { drainTimeoutMs: timeout, drainMaxBytes: maxBytes } };
+}
+
+/** `maxBytes: 128 * 1024` in the `DRAIN_LIMITS` declaration -> 131072. */
+function limitValue(text: string, name: string): number | null {
+  const match = new RegExp(`\\bDRAIN_LIMITS\\s*=\\s*\\{[^}]*\\b${name}\\s*:\\s*([\\d_ *]+?)\\s*[,}]`).exec(text);
+  if (!match) return null;
+  return match[1].split('*').reduce((product, factor) => product * Number(factor.replace(/[_\s]/g, '')), 1);
+}
+
+const found = new Map<string, HelperModule | null>();
+
+/**
+ * The helper module an earlier `drainguard fix` wrote nearest to `filePath`: in its directory or one above it, up to
+ * its package's root (a package.json) or the work tree's, in the file's language (`.ts` for TypeScript, `.js` or
+ * `.mjs` for JavaScript). What the jscodeshift transform and the rule's suggestion import, where it has the pieces
+ * they need.
+ */
+export function findHelperModule(filePath: string): HelperModule | null {
+  const start = path.dirname(path.resolve(filePath));
+  const extensions = /\.[cm]?tsx?$/i.test(filePath) ? ['.ts'] : ['.js', '.mjs'];
+  const key = `${start}\0${extensions[0]}`;
+  if (found.has(key)) return found.get(key)!;
+  let result: HelperModule | null = null;
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    for (const extension of extensions) {
+      const module = readHelperModule(path.join(dir, `${HELPER_MODULE_NAME}${extension}`));
+      if (module && module !== 'foreign') result ??= module;
+    }
+    const root = existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir;
+    if (result || root) break;
+  }
+  found.set(key, result);
+  return result;
+}
+
+/** A new helper module: the pieces and what they use, exported, in the repository's style. */
+export function helperModuleText(pieces: Iterable<PieceName>, style: Style, bounds: DrainBounds): string {
+  return `${renderPieces(withDependencies(pieces), { style, bounds, exported: true })}${style.eol}`;
+}
+
+/**
+ * An existing helper module with the pieces it lacks appended (its own text, edits included, stays), and its bounds
+ * set to `bounds` where they are given and differ. Null when nothing changes.
+ */
+export function extendHelperModule(module: HelperModule, wanted: Iterable<PieceName>, style: Style, bounds?: DrainBounds): string | null {
+  let text = module.text;
+  if (bounds) {
+    text = text
+      .replace(/(\bDRAIN_LIMITS\s*=\s*\{[^}]*\btimeoutMs\s*:\s*)[\d_ *]+?(\s*[,}])/, `$1${bounds.drainTimeoutMs}$2`)
+      .replace(/(\bDRAIN_LIMITS\s*=\s*\{[^}]*\bmaxBytes\s*:\s*)[\d_ *]+?(\s*[,}])/, `$1${bytesText(bounds.drainMaxBytes)}$2`);
+  }
+  const missing = withDependencies(wanted).filter((piece) => !module.pieces.has(piece));
+  if (missing.length > 0) {
+    const trailing = /[\r\n]*$/.exec(text)![0];
+    const { eol } = style;
+    text = `${text.slice(0, text.length - trailing.length)}${eol}${eol}${renderPieces(missing, { style, bounds: module.bounds, exported: true })}${eol}`;
+  }
+  return text === module.text ? null : text;
+}

@@ -1,0 +1,188 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * How a file is written, so that inserted code looks like its neighbours: read from the repository's formatter
+ * settings (prettier, biome, oxfmt, .editorconfig) where they say it, else from the file itself.
+ */
+export interface Style {
+  eol: string;
+  /** One indentation level: a tab or spaces. */
+  unit: string;
+  /** `;` or `` (a file without semicolons). */
+  semi: string;
+  quote: "'" | '"';
+  /** Longest line the emitted code may make (the formatter's print width). */
+  width: number;
+  /** A trailing comma after the last argument of a call broken over lines. */
+  trailingComma: boolean;
+  /** `(rest) =>` or `rest =>` for a one-parameter arrow function. */
+  arrowParens: boolean;
+  typescript: boolean;
+}
+
+/** What the repository's settings say; undefined where they say nothing. */
+export interface StyleSettings {
+  width?: number;
+  unit?: string;
+  semi?: boolean;
+  quote?: "'" | '"';
+  trailingComma?: boolean;
+  arrowParens?: boolean;
+}
+
+const PRETTIER_WIDTH = 80;
+
+export function detectStyle(text: string, typescript: boolean, settings: StyleSettings = {}): Style {
+  return {
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+    unit: settings.unit ?? detectIndentUnit(text),
+    semi: (settings.semi ?? usesSemicolons(text)) ? ';' : '',
+    quote: settings.quote ?? detectQuote(text),
+    width: settings.width ?? detectWidth(text),
+    trailingComma: settings.trailingComma ?? /,[ \t]*\r?\n[ \t]*\)/.test(text),
+    arrowParens: settings.arrowParens ?? !/(^|[^\w$.)])[A-Za-z_$][\w$]*\s*=>/.test(text),
+    typescript,
+  };
+}
+
+/** Statements end in `;` at line ends; in code on one line (minified), between statements (`…;const`). */
+function usesSemicolons(text: string): boolean {
+  if (/;[ \t]*(\r?\n|$)/.test(text) || !/\S/.test(text)) return true;
+  return !/\n[ \t]*\S/.test(text) && /;[ \t]*(?:const|let|var|export|import|return|if|for|while|await|yield)\b/.test(text);
+}
+
+function detectIndentUnit(text: string): string {
+  let tabs = 0;
+  let smallest = Infinity;
+  for (const match of text.matchAll(/^([ \t]+)\S/gm)) {
+    const indent = match[1];
+    if (indent.startsWith('\t')) tabs++;
+    else if (indent.length < smallest && indent.length >= 2) smallest = indent.length;
+  }
+  if (tabs > 0 && smallest === Infinity) return '\t';
+  return ' '.repeat(smallest === Infinity ? 2 : Math.min(smallest, 8));
+}
+
+/** The quote of most string literals that start a module specifier or stand alone; single when there are none. */
+function detectQuote(text: string): "'" | '"' {
+  const singles = (text.match(/(^|[\s(,[=:])'[^'\n]*'/g) ?? []).length;
+  const doubles = (text.match(/(^|[\s(,[=:])"[^"\n]*"/g) ?? []).length;
+  return doubles > singles ? '"' : "'";
+}
+
+/** Without settings: prettier's 80, unless the file already runs longer (then its own longest line, up to 120). */
+function detectWidth(text: string): number {
+  let longest = 0;
+  for (const line of text.split(/\r?\n/)) if (line.length > longest && !/^\s*(\/\/|\*|\/\*)/.test(line)) longest = line.length;
+  return longest <= PRETTIER_WIDTH ? PRETTIER_WIDTH : Math.min(longest, 120);
+}
+
+const CONFIG_FILES = [
+  '.prettierrc',
+  '.prettierrc.json',
+  '.prettierrc.json5',
+  '.prettierrc.yaml',
+  '.prettierrc.yml',
+  '.prettierrc.js',
+  '.prettierrc.cjs',
+  '.prettierrc.mjs',
+  'prettier.config.js',
+  'prettier.config.cjs',
+  'prettier.config.mjs',
+  '.oxfmtrc.json',
+  '.oxfmtrc.jsonc',
+  'oxfmt.config.ts',
+  'oxfmt.config.js',
+  'oxfmt.config.mjs',
+  'biome.json',
+  'biome.jsonc',
+];
+
+const cache = new Map<string, StyleSettings>();
+
+/**
+ * The formatter settings that apply to `filePath`: the nearest directory (up to the git root) with a prettier, oxfmt
+ * or biome config or a package.json `prettier` key, read for the options that shape emitted code, completed by
+ * .editorconfig. Config files written as code are read for their literal option values, never run.
+ */
+export function styleSettingsFor(filePath: string): StyleSettings {
+  const dir = path.dirname(path.resolve(filePath));
+  let settings = cache.get(dir);
+  if (!settings) {
+    settings = readSettings(dir);
+    cache.set(dir, settings);
+  }
+  return settings;
+}
+
+function readSettings(start: string): StyleSettings {
+  let formatter: StyleSettings | undefined;
+  let editorconfig: StyleSettings | undefined;
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    formatter ??= formatterSettingsIn(dir);
+    const editorconfigPath = path.join(dir, '.editorconfig');
+    if (!editorconfig && existsSync(editorconfigPath)) editorconfig = editorconfigSettings(readFileSync(editorconfigPath, 'utf8'));
+    const top = existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir;
+    if ((formatter && editorconfig) || top) break;
+  }
+  return { ...editorconfig, ...formatter };
+}
+
+function formatterSettingsIn(dir: string): StyleSettings | undefined {
+  for (const name of CONFIG_FILES) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) return optionValues(readFileSync(file, 'utf8'));
+  }
+  const packageJson = path.join(dir, 'package.json');
+  if (!existsSync(packageJson)) return undefined;
+  try {
+    const prettier = (JSON.parse(readFileSync(packageJson, 'utf8')) as { prettier?: unknown }).prettier;
+    return prettier && typeof prettier === 'object' ? optionValues(JSON.stringify(prettier)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The options as written (`printWidth: 110`, `"lineWidth": 120`, `semi = false`, biome's `"quoteStyle": "double"`). */
+export function optionValues(text: string): StyleSettings {
+  const value = (key: string): string | undefined => new RegExp(`["']?\\b${key}["']?\\s*[:=]\\s*["']?([\\w-]+)`).exec(text)?.[1];
+  const settings: StyleSettings = {};
+  const width = value('printWidth') ?? value('lineWidth');
+  if (width && /^\d+$/.test(width)) settings.width = Number(width);
+  const tabs = value('useTabs') ?? value('indentStyle');
+  const size = value('tabWidth') ?? value('indentWidth');
+  if (tabs === 'true' || tabs === 'tab') settings.unit = '\t';
+  else if (size && /^\d+$/.test(size)) settings.unit = ' '.repeat(Number(size));
+  const semi = value('semi') ?? value('semicolons');
+  if (semi) settings.semi = semi === 'true' || semi === 'always';
+  const single = value('singleQuote');
+  const quoteStyle = value('quoteStyle');
+  if (single) settings.quote = single === 'true' ? "'" : '"';
+  else if (quoteStyle) settings.quote = quoteStyle === 'single' ? "'" : '"';
+  const trailing = value('trailingComma') ?? value('trailingCommas');
+  if (trailing) settings.trailingComma = trailing === 'all';
+  const arrowParens = value('arrowParens') ?? value('arrowParentheses');
+  if (arrowParens) settings.arrowParens = arrowParens !== 'avoid' && arrowParens !== 'asNeeded';
+  return settings;
+}
+
+/** The `[*]` and JavaScript/TypeScript sections of an .editorconfig: indentation and max_line_length. */
+function editorconfigSettings(text: string): StyleSettings {
+  const settings: StyleSettings = {};
+  let applies = false;
+  for (const line of text.split(/\r?\n/)) {
+    const section = /^\s*\[(.*)\]\s*$/.exec(line);
+    if (section) {
+      applies = section[1] === '*' || /\b[jt]sx?\b|\{[^}]*\b[jt]s\b/.test(section[1]);
+      continue;
+    }
+    const pair = /^\s*([\w_]+)\s*=\s*(\S+)/.exec(line);
+    if (!applies || !pair) continue;
+    const [, key, raw] = pair;
+    if (key === 'max_line_length' && /^\d+$/.test(raw)) settings.width = Number(raw);
+    if (key === 'indent_style' && raw === 'tab') settings.unit = '\t';
+    if (key === 'indent_size' && /^\d+$/.test(raw) && settings.unit !== '\t') settings.unit = ' '.repeat(Number(raw));
+  }
+  return settings;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { detectStyle, optionValues } from '../../codemods/style.js';
+
+// What the emitted code is laid out by: the repository's formatter settings, else the file itself.
+describe('formatter settings', () => {
+  it('reads prettier, oxfmt (as code) and biome settings as they are written', () => {
+    expect(optionValues('{ "printWidth": 100, "singleQuote": true, "semi": false, "trailingComma": "es5", "tabWidth": 4 }')).toEqual({
+      width: 100,
+      quote: "'",
+      semi: false,
+      trailingComma: false,
+      unit: '    ',
+    });
+    expect(optionValues("module.exports = defineConfig({ ...ultracite, arrowParens: 'always', printWidth: 110, singleQuote: true, trailingComma: 'all' });")).toEqual({
+      width: 110,
+      quote: "'",
+      trailingComma: true,
+      arrowParens: true,
+    });
+    expect(optionValues('{ "formatter": { "indentStyle": "space", "indentWidth": 4, "lineWidth": 120 }, "javascript": { "formatter": { "quoteStyle": "double", "semicolons": "asNeeded" } } }')).toEqual({
+      width: 120,
+      unit: '    ',
+      quote: '"',
+      semi: false,
+    });
+    expect(optionValues('{ "useTabs": true, "arrowParens": "avoid" }')).toEqual({ unit: '\t', arrowParens: false });
+  });
+});
+
+describe('the style of a file without settings', () => {
+  it('takes quotes, semicolons, indentation, trailing commas and arrow parentheses from the file, and prettier\'s 80 columns', () => {
+    const file = 'import { a } from "./a"\n\nexport const f = (x) => {\n    return call(\n        x,\n    )\n}\n';
+    expect(detectStyle(file, true)).toEqual({ eol: '\n', unit: '    ', semi: '', quote: '"', width: 80, trailingComma: true, arrowParens: true, typescript: true });
+  });
+
+  it('counts semicolons between statements in minified code, and keeps a file that runs wider than 80 columns', () => {
+    const minified = `export async function f(a){const b=await g(a);return b.x}${' '.repeat(40)}\n`;
+    expect(detectStyle(minified, false)).toMatchObject({ semi: ';', width: 97 });
+    expect(detectStyle("const a = 1\nconst b = x => { f(); return a }\n", false)).toMatchObject({ semi: '', quote: "'", arrowParens: false });
+  });
+
+  it('lets the settings win over the file', () => {
+    expect(detectStyle("const a = 'x';\n", false, { quote: '"', width: 120, semi: false })).toMatchObject({ quote: '"', width: 120, semi: '' });
+  });
+});

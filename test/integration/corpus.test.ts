@@ -1,0 +1,33 @@
+/**
+ * The real-world sweep as a slow integration test (not part of `npm test`; run it with
+ * `npx vitest run --config test/integration/vitest.config.ts`): `npm run corpus` over each pinned list,
+ * ../shared/corpus and bench/corpus, installed into cache folders outside the repository (the first run
+ * installs them from the npm registry). It fails on any report that no expected.tsv row calls real, on
+ * any expected report not found, and on any file that does not parse.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function corpus(list: 'shared' | 'wide'): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, 'scripts/corpus.mjs'), '--only', list], { cwd: ROOT, maxBuffer: 1 << 28 }, (error, stdout) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout });
+    });
+  });
+}
+
+describe('npm run corpus', () => {
+  for (const list of ['shared', 'wide'] as const) {
+    it(`${list} list: every expectation holds, no unexpected report`, async () => {
+      const run = await corpus(list);
+      const failed = run.stdout.split('\n').filter((line) => line.startsWith('| FAIL'));
+      expect(failed).toEqual([]);
+      expect(run.stdout).toContain(`corpus ${list}: every expectation holds\n`);
+      expect(run.code).toBe(0);
+    }, 45 * 60_000);
+  }
+});
