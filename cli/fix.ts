@@ -207,9 +207,9 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
     return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source) : !prefilterFor(args.ruleOptions.closeMethods)(source, file)) return null;
+  if (python ? !mayReportPython(source, args.ruleOptions) : !prefilterFor(args.ruleOptions.closeMethods)(source, file)) return null;
   const result = python
-    ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions })
+    ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });
   if (result.parseError) return { file, source, output: null, sites: [], helperPieces: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;

@@ -111,10 +111,9 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     }
     const prefilter = options.prefilter !== false && !named.has(filePath);
     if (isPythonPath(filePath)) {
-      // Python files have their own front end (rules/python), in process. After issue 15 merges, its
-      // lint API takes the rule options: pass `options.ruleOptions` here (the only call that needs them).
-      if (!prefilter || mayReportPython(text)) parsed++;
-      results.set(filePath, await lintPythonFile(text, filePath, prefilter));
+      // Python files have their own front end (rules/python), in process, with the same rule options.
+      if (!prefilter || mayReportPython(text, options.ruleOptions)) parsed++;
+      results.set(filePath, await lintPythonFile(text, filePath, prefilter, options.ruleOptions));
       continue;
     }
     if (prefilter && !mayReport(text, filePath)) {

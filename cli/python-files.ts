@@ -1,17 +1,22 @@
 import type { ESLint } from 'eslint';
+import type { SharedRuleOptions } from '../rules/contract/rule-options.js';
+import { mayReportPython as mayReport, pythonAnalysisOptions } from '../rules/python/analyze.js';
 import { isPythonPath, lintPythonText } from '../rules/python/lint.js';
 import { crashResult, makeResult } from './results.js';
 
 export { isPythonPath };
 
 /** The lint result of a Python file, shaped as ESLint shapes one (a crash of the analysis is a fatal result, the run goes on). */
-export async function lintPythonFile(text: string, filePath: string, prefilter: boolean): Promise<ESLint.LintResult> {
+export async function lintPythonFile(text: string, filePath: string, prefilter: boolean, ruleOptions?: SharedRuleOptions): Promise<ESLint.LintResult> {
   try {
-    const { messages, suppressedMessages } = await lintPythonText(text, prefilter);
+    const { messages, suppressedMessages } = await lintPythonText(text, { prefilter, ruleOptions });
     return makeResult(filePath, messages, suppressedMessages, text);
   } catch (error) {
     return crashResult(filePath, error);
   }
 }
 
-export { mayReportPython } from '../rules/python/analyze.js';
+/** The pre-filter: whether a Python text can hold a site under these rule options (most files cannot and are not parsed). */
+export function mayReportPython(text: string, ruleOptions?: SharedRuleOptions): boolean {
+  return mayReport(text, pythonAnalysisOptions(ruleOptions));
+}

@@ -31,7 +31,7 @@ export function words(text: string): readonly string[] {
 /** Completion vocabulary (docs/rules/no-early-stream-close.md); each pattern is tested against the snake form of a token. */
 export const DEFAULT_TERMINAL_PATTERNS: readonly string[] = [
   '\\[done\\]',
-  '(^|_)(done|end|ended|complete|completed|finish|finished|stop|stopped|terminal|terminator)(_|$)',
+  '(^|_)(done|end|ended|complete|completed|finish|finished|stop|stopped|terminal|terminator|sentinel)(_|$)',
   '(^|_)received_response(_|$)|(^|_)response_received(_|$)',
   '(^|_)json_?rpc_(response|result|error|reply)(_|$)',
 ];

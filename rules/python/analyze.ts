@@ -1,7 +1,11 @@
+import type { SharedRuleOptions } from '../contract/rule-options.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../vocabulary.js';
 import { solve, type CloseSite } from './cfg.js';
-import { GraphBuilder } from './build.js';
+import { GraphBuilder, type OuterCloser } from './build.js';
+import { outerClosers } from './outer-closers.js';
+import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
+import { DEFAULT_PYTHON_CLOSE_METHODS } from './streams.js';
 
 export interface PythonReport {
   site: CloseSite;
@@ -14,22 +18,50 @@ export interface PythonReport {
   message: string;
 }
 
-const DEFAULT_PATTERNS = compilePatterns(DEFAULT_TERMINAL_PATTERNS);
-
-/** Text that can hold a close: an explicit close call, or a jump out of a loop towards a `with` or `finally`. */
-const EXPLICIT_CLOSE = /\.\s*(?:a?close|release)\s*\(/;
+/** Text that can hold a close: an explicit close call, or a jump out of a loop towards a `with` or `finally`, */
 const IMPLICIT_CLOSE = /\b(?:break|return)\b/;
 const CLOSE_OWNER = /\b(?:with|finally)\b/;
+/** Or the end of an iteration raised by hand, which can leave a body open. */
+const STOP_ITERATION = /\braise\s+Stop(?:Async)?Iteration\b/;
 /**
  * Every response stream the analysis knows starts at a name spelled like a response (`response`,
  * `resp`, `res`, `http_response`, `httpResponse`) or at a streaming call (`client.stream(...)`,
- * `aconnect_sse(...)`, `EventSource(...)`, `stream=True`, an aiohttp session).
+ * `aconnect_sse(...)`, `client.sse(...)`, `EventSource(...)`, `stream=True`, an aiohttp session).
  */
-const STREAM_EVIDENCE = /[Rr]esponse|RESPONSE|(?<![A-Za-z])(?:[Rr]esp?|RESP?)(?![a-z])|\b(?:stream|connect_sse|EventSource)\s*\(|\bstream\s*=\s*True|[Ss]ession/;
+const STREAM_EVIDENCE = /[Rr]esponse|RESPONSE|(?<![A-Za-z])(?:[Rr]esp?|RESP?)(?![a-z])|\b(?:stream|sse|connect_sse|EventSource)\s*\(|\bstream\s*=\s*True|[Ss]ession/;
+
+/** The Python analysis's view of the rule options: compiled patterns and the close methods as a set. */
+export interface PythonAnalysisOptions {
+  patterns: readonly RegExp[];
+  closeMethods: ReadonlySet<string>;
+  /** Matches the text of an explicit close call (the pre-filter's first test). */
+  explicitClose: RegExp;
+}
+
+const cache = new Map<string, PythonAnalysisOptions>();
+
+/** The rule options as the Python analysis uses them (each list given replaces its defaults), compiled once per distinct value. */
+export function pythonAnalysisOptions(options: SharedRuleOptions = {}): PythonAnalysisOptions {
+  const key = JSON.stringify([options.terminalPatterns ?? null, options.closeMethods ?? null]);
+  let compiled = cache.get(key);
+  if (!compiled) {
+    const methods = options.closeMethods ?? DEFAULT_PYTHON_CLOSE_METHODS;
+    const names = methods.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    compiled = {
+      patterns: compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS),
+      closeMethods: new Set(methods),
+      explicitClose: names ? new RegExp(`\\.\\s*(?:${names})\\s*\\(`) : /(?!)/,
+    };
+    cache.set(key, compiled);
+  }
+  return compiled;
+}
+
+const DEFAULTS = pythonAnalysisOptions();
 
 /** The cheap pre-filter: whether a Python text can hold a site at all (most files cannot and are not parsed). */
-export function mayReportPython(text: string): boolean {
-  const close = EXPLICIT_CLOSE.test(text) || (IMPLICIT_CLOSE.test(text) && CLOSE_OWNER.test(text) && /\bfor\b/.test(text));
+export function mayReportPython(text: string, options: PythonAnalysisOptions = DEFAULTS): boolean {
+  const close = options.explicitClose.test(text) || (IMPLICIT_CLOSE.test(text) && CLOSE_OWNER.test(text) && /\bfor\b/.test(text)) || STOP_ITERATION.test(text);
   return close && STREAM_EVIDENCE.test(text);
 }
 
@@ -42,21 +74,37 @@ function messageFor(site: CloseSite, event: string): string {
   if (site.kind === 'explicit') {
     return `\`${shorten(site.stream)}\` is closed with \`${site.method}()\` after the terminal event \`${event}\` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
   }
+  if (site.method === 'abandoned') {
+    return `\`${shorten(site.node.text)}\` ends the iteration after the terminal event \`${event}\` before EOF and leaves \`${shorten(site.stream)}\` neither drained nor closed: its connection stays checked out until the client closes. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
+  }
   const jump = site.node.type === 'break_statement' ? 'break' : 'return';
-  return `\`${jump}\` leaves the loop after the terminal event \`${event}\` before EOF, and its \`${site.method}\` closes \`${shorten(site.stream)}\`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
+  return `\`${jump}\` leaves the loop after the terminal event \`${event}\` before EOF, and ${site.by ?? `its \`${site.method}\``} closes \`${shorten(site.stream)}\`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
 }
 
-/** The function bodies of a module, and the module itself, whose text may hold a site. */
-function units(root: Node, text: string): Node[] {
-  const found: Node[] = [root];
+interface Unit {
+  body: Node;
+  outer: OuterCloser[];
+  flags: Set<string>;
+}
+
+/**
+ * The function bodies of a module, and the module itself, whose text may hold a site; and the
+ * functions a close from outside applies to (a nested generator over a response an enclosing `with`
+ * owns, a function whose caller closes the response it passed), with that close; and in each, the
+ * names bound to a terminal flag another function of the module returns.
+ */
+function units(root: Node, text: string, options: PythonAnalysisOptions): Unit[] {
+  const candidates: Node[] = [];
+  const functions: Node[] = [];
   const cursor = root.walk();
   try {
     let descend = true;
     for (;;) {
       const node = cursor.currentNode;
       if (descend && node.type === 'function_definition') {
+        functions.push(node);
         const body = node.childForFieldName('body');
-        if (body && mayReportPython(text.slice(body.startIndex, body.endIndex))) found.push(body);
+        if (body && mayReportPython(text.slice(body.startIndex, body.endIndex), options)) candidates.push(body);
       }
       if (descend && cursor.gotoFirstChild()) continue;
       descend = true;
@@ -67,14 +115,23 @@ function units(root: Node, text: string): Node[] {
   } finally {
     cursor.delete();
   }
+  const outer = outerClosers(functions, candidates, options);
+  const flagged = candidates.length > 0 ? terminalReturns(functions, options.patterns) : new Map<string, Set<number>>();
+  const found: Unit[] = [{ body: root, outer: [], flags: terminalFlagNames(root, flagged) }];
+  for (const fn of functions) {
+    const body = fn.childForFieldName('body');
+    if (!body) continue;
+    const closers = outer.get(fn.id) ?? [];
+    if (closers.length > 0 || candidates.some((candidate) => candidate.id === body.id)) found.push({ body, outer: closers, flags: terminalFlagNames(body, flagged) });
+  }
   return found;
 }
 
 /** The early closes of a parsed Python file, one per site, in source order. */
-export function analyzePython(tree: Tree, text: string, patterns: readonly RegExp[] = DEFAULT_PATTERNS): PythonReport[] {
+export function analyzePython(tree: Tree, text: string, options: PythonAnalysisOptions = DEFAULTS): PythonReport[] {
   const reports: PythonReport[] = [];
-  for (const unit of units(tree.rootNode, text)) {
-    const builder = new GraphBuilder(unit, patterns);
+  for (const unit of units(tree.rootNode, text, options)) {
+    const builder = new GraphBuilder(unit.body, { patterns: options.patterns, closeMethods: options.closeMethods, outer: unit.outer, flags: unit.flags });
     for (const { site, event } of solve(builder.graph)) {
       const start = site.node.startPosition;
       const end = site.node.endPosition;

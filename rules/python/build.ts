@@ -1,13 +1,42 @@
 import { casePatternMeaning, testMeaning, type TestMeaning } from './conditions.js';
 import { Graph, type Block, type CloseSite } from './cfg.js';
 import type { Node } from './parser.js';
-import { StreamScope } from './streams.js';
+import { StreamScope, lastName, unwrap } from './streams.js';
+import { words } from '../vocabulary.js';
 
 /** One enclosing construct, innermost last, while a function's graph is built. */
 type Frame =
   | { kind: 'loop'; node: Node; isFor: boolean; readsStream: boolean; breakTo: Block; continueTo: Block }
   | { kind: 'finally'; entry: Block; exits: Block[]; closes: string | null }
-  | { kind: 'with'; owns: string | null; isAsync: boolean };
+  | { kind: 'with'; owns: string | null; isAsync: boolean }
+  /** A close from outside the function, around all of it (see OuterCloser). */
+  | { kind: 'outer'; closer: OuterCloser };
+
+/**
+ * What closes a response when a function stops reading it, from outside the function: the `with` of
+ * an enclosing function that owns the response a nested generator reads (`with client.stream(...) as
+ * response:` around `def events(): ... return`), or a caller that closes the response it passed in
+ * once the call is over.
+ */
+export interface OuterCloser {
+  /** The name the function reads the response by (a closure variable or a parameter). */
+  stream: string;
+  /** How the close is named in the report: "the `with` of `generate`", "the caller `ask` (line 12)". */
+  by: string;
+}
+
+export interface BuildOptions {
+  patterns: readonly RegExp[];
+  closeMethods: ReadonlySet<string>;
+  outer?: readonly OuterCloser[];
+  /** Names bound to a flag another function of the module returns at a terminal event (see terminal-flags.ts). */
+  flags?: ReadonlySet<string>;
+}
+
+/** A function named with one of these words, given the stream, reads it to its end (`_drain_response(response, events)`). */
+const DRAIN_WORDS = new Set(['drain', 'adrain']);
+/** Methods that read the rest of a body: after them the stream is at EOF. */
+const READ_TO_END = new Set(['read', 'aread']);
 
 const OPAQUE_STATEMENTS = new Set(['function_definition', 'class_definition', 'decorated_definition']);
 const NESTED_SCOPES = new Set(['function_definition', 'class_definition', 'decorated_definition', 'lambda']);
@@ -22,6 +51,13 @@ export function named(node: Node | null): Node[] {
   return node ? node.namedChildren.filter((child): child is Node => child !== null && child.type !== 'comment') : [];
 }
 
+/** `raise StopIteration` (or `StopAsyncIteration`, called or not): the end of an iteration, not an error. */
+function isStopIteration(raise: Node): boolean {
+  const raised = named(raise)[0];
+  const name = raised?.type === 'call' ? raised.childForFieldName('function')?.text : raised?.text;
+  return name === 'StopIteration' || name === 'StopAsyncIteration';
+}
+
 export function isAsync(node: Node): boolean {
   return node.firstChild?.type === 'async';
 }
@@ -34,7 +70,7 @@ function forEachCall(node: Node, visit: (call: Node) => void): void {
 }
 
 /** Assignments and `with … as` bindings of a function body (not of functions nested in it). */
-function collectBindings(body: Node): { target: Node; value: Node; asyncWith: boolean }[] {
+export function collectBindings(body: Node): { target: Node; value: Node; asyncWith: boolean }[] {
   const bindings: { target: Node; value: Node; asyncWith: boolean }[] = [];
   const visit = (node: Node, asyncWith: boolean): void => {
     if (NESTED_SCOPES.has(node.type)) return;
@@ -60,13 +96,24 @@ export class GraphBuilder {
   private readonly frames: Frame[] = [];
   private readonly exit: Block;
   private readonly streams: StreamScope;
+  private readonly bindings: { target: Node; value: Node; asyncWith: boolean }[];
   private readonly meanings = new Map<number, TestMeaning>();
+
+  private readonly patterns: readonly RegExp[];
+  private readonly closeMethods: ReadonlySet<string>;
+  private readonly flags: ReadonlySet<string>;
 
   constructor(
     private readonly body: Node,
-    private readonly patterns: readonly RegExp[],
+    options: BuildOptions,
   ) {
-    this.streams = new StreamScope(collectBindings(body));
+    this.patterns = options.patterns;
+    this.closeMethods = options.closeMethods;
+    this.flags = options.flags ?? new Set();
+    const outer = options.outer ?? [];
+    this.bindings = collectBindings(body);
+    this.streams = new StreamScope(this.bindings, outer.map((closer) => closer.stream));
+    for (const closer of outer) this.frames.push({ kind: 'outer', closer });
     this.exit = this.graph.block();
     const entry = this.graph.block();
     this.graph.roots.push(entry);
@@ -76,10 +123,18 @@ export class GraphBuilder {
   private meaning(test: Node): TestMeaning {
     let meaning = this.meanings.get(test.id);
     if (!meaning) {
-      meaning = test.type === 'case_pattern' || test.type === 'case_clause' ? casePatternMeaning(test, this.patterns) : testMeaning(test, this.patterns);
+      meaning = this.flagMeaning(test) ?? (test.type === 'case_pattern' || test.type === 'case_clause' ? casePatternMeaning(test, this.patterns) : testMeaning(test, this.patterns));
       this.meanings.set(test.id, meaning);
     }
     return meaning;
+  }
+
+  /** `if discard:` / `if not discard:` on a flag another function returned at a terminal event. */
+  private flagMeaning(test: Node): TestMeaning | null {
+    const negated = test.type === 'not_operator';
+    const operand = negated ? test.childForFieldName('argument') : test;
+    if (operand?.type !== 'identifier' || !this.flags.has(operand.text)) return null;
+    return { terminal: negated ? null : operand.text, negTerminal: negated ? operand.text : null, exemptTrue: false, exemptFalse: false };
   }
 
   private statements(list: readonly Node[], start: Block | null): Block | null {
@@ -116,6 +171,7 @@ export class GraphBuilder {
         return null;
       case 'raise_statement':
         this.expression(node, current);
+        this.stopIteration(node, current);
         return null;
       case 'break_statement': {
         const loop = this.innermostLoop();
@@ -137,10 +193,14 @@ export class GraphBuilder {
     }
   }
 
-  /** Explicit closes of response streams in an expression or simple statement. */
+  /** Explicit closes of response streams in an expression or simple statement, and reads to EOF (a drain, `read()`). */
   private expression(node: Node, current: Block): void {
     forEachCall(node, (call) => {
-      const close = StreamScope.closeCall(call);
+      if (this.readsToEnd(call)) {
+        current.events.push({ kind: 'eof' });
+        return;
+      }
+      const close = StreamScope.closeCall(call, this.closeMethods);
       if (!close || !this.streams.isStream(close.receiver)) return;
       const site: CloseSite = {
         kind: 'explicit',
@@ -152,6 +212,53 @@ export class GraphBuilder {
       };
       current.events.push({ kind: 'close', site });
     });
+  }
+
+  /**
+   * `raise StopIteration` after a terminal event, where it ends the reading (in `__next__`, or in a `try`
+   * whose `except StopIteration` handler leaves the loop): the body is left neither drained nor closed, and
+   * its connection stays checked out until the client closes. Reported when the function holds an
+   * iterator over a response (`lines = response.iter_lines()`).
+   */
+  private stopIteration(node: Node, current: Block): void {
+    if (!isStopIteration(node)) return;
+    const fn = this.body.parent?.type === 'function_definition' ? (this.body.parent.childForFieldName('name')?.text ?? '') : '';
+    let caught = false;
+    for (let child = node, parent = node.parent; parent && parent.id !== this.body.id; child = parent, parent = parent.parent) {
+      if (parent.type === 'try_statement' && parent.childForFieldName('body')?.id === child.id) {
+        caught ||= named(parent).some((clause) => clause.type === 'except_clause' && /\bStop(?:Async)?Iteration\b/.test(named(clause)[0]?.text ?? ''));
+      }
+    }
+    if (!caught && fn !== '__next__' && fn !== '__anext__') return;
+    const response = this.heldResponse();
+    if (!response) return;
+    const site: CloseSite = { kind: 'implicit', node, statement: node, stream: response, method: 'abandoned', by: 'nothing', exempt: this.isExempt(node) };
+    current.events.push({ kind: 'close', site });
+  }
+
+  /** The response an iterator held in a name reads (`response` for `lines = response.iter_lines()`). */
+  private heldResponse(): string | null {
+    for (const { target, value } of this.bindings) {
+      const call = unwrap(value);
+      const callee = call.type === 'call' ? call.childForFieldName('function') : null;
+      const receiver = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+      if (target.type !== 'identifier' || !receiver || !/^a?iter_/.test(lastName(callee!))) continue;
+      if (/^[A-Za-z_][\w.]*$/.test(receiver.text) && this.streams.isStream(receiver)) return receiver.text;
+    }
+    return null;
+  }
+
+  /** `await response.aread()`, `response.read()`, or a drain function given the stream (`_drain_response(response, events)`). */
+  private readsToEnd(call: Node): boolean {
+    const callee = call.childForFieldName('function');
+    if (!callee) return false;
+    const args = named(call.childForFieldName('arguments'));
+    const name = lastName(callee);
+    if (READ_TO_END.has(name) && args.length === 0 && callee.type === 'attribute') {
+      const receiver = callee.childForFieldName('object');
+      return receiver !== null && this.streams.isStream(receiver);
+    }
+    return words(name).some((word) => DRAIN_WORDS.has(word)) && args.some((arg) => arg.type !== 'keyword_argument' && this.streams.isStream(arg));
   }
 
   private statementOf(node: Node): Node {
@@ -178,14 +285,17 @@ export class GraphBuilder {
     const limit = jump === 'return' ? this.frames.length : loopIndex;
     for (let i = limit - 1; i >= 0; i--) {
       const frame = this.frames[i];
-      let closer: { stream: string; method: string } | null = null;
-      if (frame.kind === 'with' && frame.owns) closer = { stream: frame.owns, method: frame.isAsync ? 'async with' : 'with' };
-      else if (frame.kind === 'finally' && frame.closes) closer = { stream: frame.closes, method: 'finally' };
+      let closer: { stream: string; method: string; by: string } | null = null;
+      if (frame.kind === 'with' && frame.owns) {
+        const method = frame.isAsync ? 'async with' : 'with';
+        closer = { stream: frame.owns, method, by: `its \`${method}\`` };
+      } else if (frame.kind === 'finally' && frame.closes) closer = { stream: frame.closes, method: 'finally', by: 'its `finally`' };
+      else if (frame.kind === 'outer') closer = { stream: frame.closer.stream, method: 'outer', by: frame.closer.by };
       if (!closer) continue;
-      // The loop left must be inside the owner; leaving a `with` closes the body only if the loop read it
-      // (a `finally` that closes a response is evidence enough that the loop in its `try` reads it).
+      // The loop left must be inside the owner; leaving a `with` (or the function, for an outer close) closes the
+      // body only if the loop read it (a `finally` that closes a response is evidence enough that the loop in its `try` reads it).
       const left = jump === 'break' ? [loop] : this.frames.slice(i + 1).filter((f): f is Extract<Frame, { kind: 'loop' }> => f.kind === 'loop' && f.isFor);
-      if (left.length === 0 || (frame.kind === 'with' && !left.some((f) => f.readsStream))) continue;
+      if (left.length === 0 || (frame.kind !== 'finally' && !left.some((f) => f.readsStream))) continue;
       const site: CloseSite = { kind: 'implicit', node, statement: node, ...closer, exempt: this.isExempt(node) };
       current.events.push({ kind: 'close', site });
       return;
@@ -329,7 +439,7 @@ export class GraphBuilder {
   private finallyCloses(clause: Node): string | null {
     let found: string | null = null;
     forEachCall(clause, (call) => {
-      const close = StreamScope.closeCall(call);
+      const close = StreamScope.closeCall(call, this.closeMethods);
       if (found === null && close && this.streams.isStream(close.receiver)) found = close.receiver.text;
     });
     return found;
@@ -384,7 +494,7 @@ export class GraphBuilder {
         case 'block':
           if (!branchBoundary) {
             const last = named(node).at(-1);
-            if (last?.type === 'raise_statement') return true;
+            if (last?.type === 'raise_statement' && !isStopIteration(last)) return true;
           }
           break;
         case 'if_statement':

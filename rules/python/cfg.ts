@@ -15,8 +15,13 @@ export interface CloseSite {
   statement: Node;
   /** Text of the closed stream (explicit) or of the response the jump closes (implicit). */
   stream: string;
-  /** `aclose`, `close`, `release`; for an implicit close what closes it: `async with`, `with`, `finally`. */
+  /**
+   * `aclose`, `close`, `release`; for an implicit close what closes it: `async with`, `with`, `finally`,
+   * `outer` (see OuterCloser), or `abandoned` (a `raise StopIteration` that leaves the body open).
+   */
   method: string;
+  /** For an implicit close, what closes the stream as the report names it (``its `finally` ``, ``the caller `ask` (line 12)``). */
+  by?: string;
   /** On an exempt path (except, a branch that raises or is about errors, a not-finished guard). */
   exempt: boolean;
 }

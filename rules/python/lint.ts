@@ -1,11 +1,11 @@
 import type { Linter } from 'eslint';
-import { analyzePython, mayReportPython } from './analyze.js';
-import { firstSyntaxError, parsePython } from './parser.js';
+import type { SharedRuleOptions } from '../contract/rule-options.js';
+import { analyzePython, mayReportPython, pythonAnalysisOptions } from './analyze.js';
+import { parsePython } from './parser.js';
+import { isSuppressed } from './suppression.js';
+import { pythonSyntaxError } from './syntax-error.js';
 
 const RULE_ID = 'drainguard/no-early-stream-close';
-/** `# drainguard-disable-next-line` on the line before a site, or `# drainguard-disable-line` at the end of its line. */
-const DISABLE_NEXT_LINE = /^\s*#\s*drainguard-disable-next-line\b/;
-const DISABLE_LINE = /#\s*drainguard-disable-line\b/;
 
 export function isPythonPath(file: string): boolean {
   return /\.py$/i.test(file);
@@ -16,24 +16,30 @@ export interface PythonLintOutput {
   suppressedMessages: Linter.SuppressedLintMessage[];
 }
 
+export interface PythonLintOptions {
+  /** Skip the parse of a text that cannot hold a site (default true). */
+  prefilter?: boolean;
+  /** `terminalPatterns` / `closeMethods`, as `lint` and `fix` take them. */
+  ruleOptions?: SharedRuleOptions;
+}
+
 /** Lints a Python text: drainguard's messages (as ESLint shapes them) and those a disable comment silences. */
-export async function lintPythonText(text: string, prefilter = true): Promise<PythonLintOutput> {
-  if (prefilter && !mayReportPython(text)) return { messages: [], suppressedMessages: [] };
+export async function lintPythonText(text: string, options: PythonLintOptions = {}): Promise<PythonLintOutput> {
+  const analysis = pythonAnalysisOptions(options.ruleOptions);
+  if ((options.prefilter ?? true) && !mayReportPython(text, analysis)) return { messages: [], suppressedMessages: [] };
   const tree = await parsePython(text);
   try {
-    const error = firstSyntaxError(tree.rootNode);
+    const error = pythonSyntaxError(tree, text);
     if (error) {
-      const { row, column } = error.startPosition;
-      const what = error.isMissing ? `missing ${error.type}` : 'invalid syntax';
       return {
-        messages: [{ ruleId: null, fatal: true, severity: 2, message: `Parsing error: ${what}`, line: row + 1, column: column + 1 }],
+        messages: [{ ruleId: null, fatal: true, severity: 2, message: `Parsing error: ${error.message}`, line: error.line, column: error.column }],
         suppressedMessages: [],
       };
     }
     const lines = text.split(/\r\n|\r|\n/);
     const messages: Linter.LintMessage[] = [];
     const suppressedMessages: Linter.SuppressedLintMessage[] = [];
-    for (const report of analyzePython(tree, text)) {
+    for (const report of analyzePython(tree, text, analysis)) {
       const message: Linter.LintMessage = {
         ruleId: RULE_ID,
         severity: 2,
@@ -44,8 +50,7 @@ export async function lintPythonText(text: string, prefilter = true): Promise<Py
         endLine: report.endLine,
         endColumn: report.endColumn,
       };
-      const disabled = DISABLE_NEXT_LINE.test(lines[report.line - 2] ?? '') || DISABLE_LINE.test(lines[report.line - 1] ?? '');
-      if (disabled) suppressedMessages.push({ ...message, suppressions: [{ kind: 'directive', justification: '' }] });
+      if (isSuppressed(lines, report.line)) suppressedMessages.push({ ...message, suppressions: [{ kind: 'directive', justification: '' }] });
       else messages.push(message);
     }
     return { messages, suppressedMessages };

@@ -1,18 +1,19 @@
 import { isResponseName } from '../vocabulary.js';
 import type { Node } from './parser.js';
 
-/** Close methods of a Python response stream (httpx `aclose`/`close`, aiohttp also `release`). */
-export const PYTHON_CLOSE_METHODS: ReadonlySet<string> = new Set(['aclose', 'close', 'release']);
+/** Close methods of a Python response stream (httpx `aclose`/`close`, aiohttp also `release`); `--close-method` replaces them. */
+export const DEFAULT_PYTHON_CLOSE_METHODS: readonly string[] = ['aclose', 'close', 'release'];
 
-/** Calls whose result (or `with … as` target) is a streamed response whatever their arguments. */
-const STREAM_SOURCES = new Set(['stream', 'aconnect_sse', 'connect_sse', 'EventSource']);
+/** Calls whose result (or `with … as` target) is a streamed response whatever their arguments (`client.sse(...)`: httpx2). */
+const STREAM_SOURCES = new Set(['stream', 'sse', 'aconnect_sse', 'connect_sse', 'EventSource']);
 /** Calls that stream only when asked to (`client.send(request, stream=True)`, `requests.get(url, stream=True)`). */
 const STREAM_WHEN_ASKED = new Set(['send', 'request', 'get', 'post', 'put', 'patch', 'delete', 'urlopen']);
 /** aiohttp: `async with session.get(url) as resp` is a streamed response. */
 const AIOHTTP_REQUESTS = new Set(['request', 'get', 'post', 'put', 'patch', 'delete', 'ws_connect']);
 /** What is derived from a response and carries its body. */
 const DERIVED_MEMBERS = new Set(['response', 'content', 'stream', 'raw', 'body', 'aiter_sse', 'iter_sse']);
-const DERIVED_METHOD = /^(a?iter_(lines|bytes|text|raw|sse|chunked|any|chunks|content)|iter_content|iter_lines|iter_chunks|iter_any|iter_chunked|readline|readany)$/;
+/** Methods that return an iterator over a body (`aiter_lines()`, `iter_sse()`, `iter_content()`). */
+export const DERIVED_METHOD = /^(a?iter_(lines|bytes|text|raw|sse|chunked|any|chunks|content)|iter_content|iter_lines|iter_chunks|iter_any|iter_chunked|readline|readany)$/;
 
 export function lastName(node: Node): string {
   if (node.type === 'attribute') return node.childForFieldName('attribute')?.text ?? '';
@@ -20,7 +21,8 @@ export function lastName(node: Node): string {
   return '';
 }
 
-function unwrap(node: Node): Node {
+/** The expression inside `await` and parentheses. */
+export function unwrap(node: Node): Node {
   let current = node;
   while (current.type === 'await' || current.type === 'parenthesized_expression') {
     const inner = current.namedChildren.find((child) => child !== null && child.type !== 'comment');
@@ -46,8 +48,12 @@ function hasStreamTrue(call: Node): boolean {
 export class StreamScope {
   private readonly names = new Set<string>();
 
-  /** `bindings`: (target, value, in `async with`) pairs of the function's assignments and `with … as`. */
-  constructor(bindings: readonly { target: Node; value: Node; asyncWith: boolean }[]) {
+  /**
+   * `bindings`: (target, value, in `async with`) pairs of the function's assignments and `with … as`;
+   * `known`: names that are streams from outside (a response an enclosing function's `with` owns).
+   */
+  constructor(bindings: readonly { target: Node; value: Node; asyncWith: boolean }[], known: Iterable<string> = []) {
+    for (const name of known) this.names.add(name);
     // Bindings can build on each other (`response = await client.send(...)`, then `events = EventSource(response)`).
     for (let changed = true, rounds = 0; changed && rounds < 4; rounds++) {
       changed = false;
@@ -61,7 +67,8 @@ export class StreamScope {
     }
   }
 
-  private isSource(node: Node, asyncWith: boolean): boolean {
+  /** Whether a value is a call that starts a streamed response. */
+  isSource(node: Node, asyncWith: boolean): boolean {
     const value = unwrap(node);
     if (value.type !== 'call') return false;
     const callee = value.childForFieldName('function');
@@ -101,13 +108,13 @@ export class StreamScope {
   }
 
   /** The response an expression closes: `event_source.response` in `event_source.response.aclose()`. */
-  static closeCall(call: Node): { receiver: Node; method: string } | null {
+  static closeCall(call: Node, closeMethods: ReadonlySet<string>): { receiver: Node; method: string } | null {
     if (call.type !== 'call') return null;
     const callee = call.childForFieldName('function');
     if (callee?.type !== 'attribute') return null;
     const method = lastName(callee);
     const receiver = callee.childForFieldName('object');
-    if (!receiver || !PYTHON_CLOSE_METHODS.has(method)) return null;
+    if (!receiver || !closeMethods.has(method)) return null;
     const args = call.childForFieldName('arguments');
     if (args && args.namedChildren.some((arg) => arg !== null && arg.type !== 'comment')) return null;
     return { receiver, method };

@@ -52,7 +52,7 @@ describe('drainguard lint on Python files', () => {
       ['drainguard/parse-error', 'src/broken.py'],
       [RULE_ID, 'src/transport.py'],
     ]);
-    expect(located[0][2]).toMatchObject({ startLine: 2, startColumn: 5 });
+    expect(located[0][2]).toMatchObject({ startLine: 2, startColumn: 21 });
     expect(located[1][2]).toEqual({ startLine: 12, startColumn: 23, endLine: 12, endColumn: 53 });
   });
 
@@ -64,40 +64,70 @@ describe('drainguard lint on Python files', () => {
     expect(run.code).toBe(1);
     const results = parseJson(run);
     expect(resultFor(results, path.join(broken, 'broken.py')).messages).toEqual([
-      { ruleId: null, fatal: true, severity: 2, message: 'Parsing error: invalid syntax', line: 2, column: 5 },
+      { ruleId: null, fatal: true, severity: 2, message: "Parsing error: expected ':'", line: 2, column: 21 },
     ]);
     expect(resultFor(results, path.join(broken, 'transport.py')).messages).toHaveLength(1);
   });
 });
 
 describe('drainguard fix on Python files', () => {
+  const manual = fixtures.get('11-manual-one-line-branch')!;
+  const shape1 = fixtures.get('01-anyio-event-source-return')!;
+  /** Each fixture in a directory of its own, with the pyproject.toml whose declarations choose its bound (anyio for a/, the socket shutdown for b/). */
+  const project = () =>
+    tempProject({
+      'a/transport.py': shape1.input,
+      'a/pyproject.toml': readFileSync(path.join(path.dirname(shape1.inputPath), 'pyproject.toml'), 'utf8'),
+      'b/stream.py': shape4.input,
+      'b/pyproject.toml': readFileSync(path.join(path.dirname(shape4.inputPath), 'pyproject.toml'), 'utf8'),
+      'c/manual.py': manual.input,
+    });
+
   it('--dry --json reports the sites and writes nothing; a real run writes the expected output; a second run changes nothing', async () => {
-    const dir = tempProject({ 'transport.py': shape2.input, 'stream.py': shape4.input, 'manual.py': fixtures.get('09-manual-while-anext')!.input });
+    const dir = project();
     const dry = await runCli(['fix', '--dry', '--json'], dir);
     expect(dry.code).toBe(1);
     const report = parseFixJson(dry);
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 3, fixed: 2, manual: 1, errors: 0 });
-    expect(report.files.map((file) => [path.basename(file.path), file.changed, file.sites])).toEqual([
-      ['manual.py', false, fixtures.get('09-manual-while-anext')!.sites],
-      ['stream.py', true, shape4.sites],
-      ['transport.py', true, shape2.sites],
+    expect(report.files.map((file) => [path.relative(dir, file.path), file.changed, file.sites])).toEqual([
+      ['a/transport.py', true, shape1.sites],
+      ['b/stream.py', true, shape4.sites],
+      ['c/manual.py', false, manual.sites],
     ]);
-    expect(readFileSync(path.join(dir, 'transport.py'), 'utf8')).toBe(shape2.input);
+    expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape1.input);
 
     const run = await runCli(['fix'], dir);
     expect(run.code).toBe(1);
-    expect(readFileSync(path.join(dir, 'transport.py'), 'utf8')).toBe(shape2.output);
-    expect(readFileSync(path.join(dir, 'stream.py'), 'utf8')).toBe(shape4.output);
+    expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape1.output);
+    expect(readFileSync(path.join(dir, 'b/stream.py'), 'utf8')).toBe(shape4.output);
     const again = await runCli(['fix', '--json'], dir);
     expect(parseFixJson(again).summary).toEqual({ filesScanned: 3, sitesFound: 1, fixed: 0, manual: 1, errors: 0 });
   });
 
   it('--print shows a unified diff of the Python rewrite', async () => {
-    const dir = tempProject({ 'transport.py': shape2.input });
-    const run = await runCli(['fix', '--dry', '--print'], dir, { NO_COLOR: '1' });
+    const dir = project();
+    const run = await runCli(['fix', '--dry', '--print', 'a/transport.py'], dir, { NO_COLOR: '1' });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('+++ b/transport.py');
-    expect(run.stdout).toContain('+        async for sse in (sse_iterator := event_source.aiter_sse()):');
-    expect(run.stdout).toContain('+                    drain_timer = threading.Timer(1.0, drain_socket.shutdown, (socket.SHUT_RDWR,))');
+    expect(run.stdout).toContain('+++ b/a/transport.py');
+    expect(run.stdout).toContain('+            sse_iterator = event_source.aiter_sse()\n+            async for sse in sse_iterator:\n');
+    expect(run.stdout).toContain('+    with anyio.move_on_after(1.0), contextlib.suppress(Exception):\n');
+  });
+
+  it('--terminal-pattern, --close-method and --drain-max-bytes apply to Python files', async () => {
+    const text = 'def first(response):\n    for line in response.iter_lines():\n        if line == "discard":\n            response.shutdown()\n            return line\n';
+    const dir = tempProject({ 'custom.py': text });
+    const plain = await runCli(['fix', '--dry', '--json'], dir);
+    expect(parseFixJson(plain).summary.sitesFound).toBe(0);
+    const run = await runCli(['fix', '--dry', '--print', '--terminal-pattern', 'discard', '--close-method', 'shutdown', '--drain-max-bytes', '4096', 'custom.py'], dir, { NO_COLOR: '1' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('+    limit = response.num_bytes_downloaded + 4096\n');
+    expect(run.stdout).toContain('+            _drain_response(response, line_iterator)\n             response.shutdown()\n');
+  });
+
+  it('a file that does not parse is named with the error CPython gives, as lint names it', async () => {
+    const dir = tempProject({ 'broken.py': BROKEN_PY });
+    const run = await runCli(['fix', '--dry', '--json'], dir);
+    expect(run.code).toBe(1);
+    expect(parseFixJson(run).files).toEqual([{ path: path.join(dir, 'broken.py'), changed: false, sites: [], error: "cannot parse: 2:21 Parsing error: expected ':'" }]);
   });
 });

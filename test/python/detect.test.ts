@@ -3,7 +3,7 @@ import { lintPythonText } from '../../rules/python/lint.js';
 
 /** `(line, column)` of each report, with the pre-filter off so that every case is really analysed. */
 async function sites(code: string): Promise<[number, number][]> {
-  const { messages } = await lintPythonText(code, false);
+  const { messages } = await lintPythonText(code, { prefilter: false });
   return messages.map((message) => {
     expect(message.fatal).toBeUndefined();
     return [message.line, message.column];
@@ -127,6 +127,52 @@ describe('Python: what is reported', () => {
       ),
       [[5, 17]],
     ],
+    [
+      'a flag set at the sentinel, the response closed on the flag after the loop',
+      lines(
+        'def events(response, sentinel):',
+        '    discard = False',
+        '    for line in response.iter_lines():',
+        '        if sentinel and line == sentinel:',
+        '            discard = True',
+        '            break',
+        '        yield line',
+        '    if discard:',
+        '        response.close()',
+      ),
+      [[9, 9]],
+    ],
+    [
+      'a nested generator that returns at [DONE] inside the with that owns the response',
+      lines(
+        'def stream(client, url):',
+        '    with client.stream("GET", url) as r:',
+        '        def _iter():',
+        '            for text in r.iter_lines():',
+        '                if text == "[DONE]":',
+        '                    return',
+        '                yield text',
+        '        yield from _iter()',
+      ),
+      [[6, 21]],
+    ],
+    [
+      'a loop broken on a stop event in a function whose caller closes the response it passed',
+      lines(
+        'def read_until_stop(stream):',
+        '    for line in stream.iter_lines():',
+        '        if line == "message_stop":',
+        '            break',
+        '',
+        'def ask(client, request):',
+        '    response = client.send(request, stream=True)',
+        '    try:',
+        '        read_until_stop(response)',
+        '    finally:',
+        '        response.close()',
+      ),
+      [[4, 13]],
+    ],
   ])('%s', async (_name, code, expected) => {
     expect(await sites(code)).toEqual(expected);
   });
@@ -134,6 +180,35 @@ describe('Python: what is reported', () => {
 
 describe('Python: what is not reported', () => {
   it.each([
+    [
+      'the stream read to its end by a drain function, or by aread(), before the close',
+      lines(
+        'async def f(response, drain):',
+        '    async for line in response.aiter_lines():',
+        '        if line == "[DONE]":',
+        '            await drain_response(response)',
+        '            await response.aclose()',
+        '            return',
+        '        if line == "message_stop":',
+        '            await response.aread()',
+        '            await response.aclose()',
+        '            return',
+      ),
+    ],
+    [
+      'a caller closing a response the function it called read to its end',
+      lines(
+        'def read_all(stream):',
+        '    return [line for line in stream.iter_lines()]',
+        '',
+        'def ask(client, request):',
+        '    response = client.send(request, stream=True)',
+        '    try:',
+        '        return read_all(response)',
+        '    finally:',
+        '        response.close()',
+      ),
+    ],
     [
       'a close after the loop ran out (EOF)',
       lines(
@@ -257,6 +332,40 @@ describe('Python: what is not reported', () => {
 });
 
 describe('Python: reports', () => {
+  it('a close from outside the function names what closes it', async () => {
+    const nested = lines(
+      'def stream(client, url):',
+      '    with client.stream("GET", url) as r:',
+      '        def _iter():',
+      '            for text in r.iter_lines():',
+      '                if text == "[DONE]":',
+      '                    return',
+      '                yield text',
+      '        yield from _iter()',
+    );
+    const caller = lines(
+      'def read_until_stop(stream):',
+      '    for line in stream.iter_lines():',
+      '        if line == "message_stop":',
+      '            break',
+      '',
+      'def ask(client, request):',
+      '    response = client.send(request, stream=True)',
+      '    try:',
+      '        read_until_stop(response)',
+      '    finally:',
+      '        response.close()',
+    );
+    const [inner] = (await lintPythonText(nested)).messages;
+    expect(inner.message).toBe(
+      '`return` leaves the loop after the terminal event `text == "[DONE]"` before EOF, and the `with` of `stream` closes `r`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+    );
+    const [called] = (await lintPythonText(caller)).messages;
+    expect(called.message).toBe(
+      '`break` leaves the loop after the terminal event `line == "message_stop"` before EOF, and the caller `ask` (line 9) closes `stream`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+    );
+  });
+
   it('one report per site: an explicit close followed by the jump that leaves the loop is reported at the close', async () => {
     const code = lines(
       'async def f(client, url):',
@@ -305,7 +414,7 @@ describe('Python: reports', () => {
   it('the pre-filter skips a file with no close and no stream, and a file that lints clean gives the same result without it', async () => {
     const noClose = lines('def f(response):', '    for line in response.iter_lines():', '        print(line)');
     expect(await lintPythonText(noClose)).toEqual({ messages: [], suppressedMessages: [] });
-    expect(await lintPythonText(noClose, false)).toEqual({ messages: [], suppressedMessages: [] });
+    expect(await lintPythonText(noClose, { prefilter: false })).toEqual({ messages: [], suppressedMessages: [] });
   });
 
   it('a long function with many branches and loops is analysed without enumerating paths', async () => {

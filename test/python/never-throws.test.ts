@@ -81,7 +81,7 @@ describe('Python rule and fix on generated programs', () => {
     let reported = 0;
     await fc.assert(
       fc.asyncProperty(program, async (text) => {
-        const { messages } = await lintPythonText(text, false);
+        const { messages } = await lintPythonText(text, { prefilter: false });
         const lineCount = text.split('\n').length;
         for (const message of messages) {
           expect(message.fatal).toBeUndefined();
@@ -94,7 +94,7 @@ describe('Python rule and fix on generated programs', () => {
         expect(result.sites.length).toBe(messages.filter((message) => message.ruleId).length);
         if (result.output !== null) {
           const manual = result.sites.filter((site) => site.status === 'manual').length;
-          expect((await lintPythonText(result.output, false)).messages.length).toBe(manual);
+          expect((await lintPythonText(result.output, { prefilter: false })).messages.length).toBe(manual);
           rewritten.push(result.output);
         }
       }),

@@ -1,19 +1,26 @@
-"""Runs a Python client module's collect(client, url) N times in sequence over one httpx client.
+"""Runs a Python client module's collect(client, url) in sequence over one httpx client.
 
-    python-harness.py CLIENT_PATH URL CALLS
+    python-harness.py [--backend asyncio|trio|anyio-asyncio|anyio-trio] [--pool N] CLIENT_PATH URL CALLS [URL CALLS ...]
 
-Prints one JSON line: {"results": [what each call returned], "ms": [each call's duration]}.
-An async collect() runs under asyncio (anyio's cancel scopes work there too), a sync one with
-httpx.Client. The pool keeps one connection per host, so a reused connection shows as one.
+Prints one JSON line: {"runs": [{"results": [what each call returned], "ms": [each call's duration]}]},
+one run per URL, all over the same client. An async collect() runs under the backend (default asyncio),
+a sync one with httpx.Client. The pool keeps one connection (`--pool N`: N), so a reused connection shows
+as one, and a connection a cancelled read left checked out makes the next call fail (PoolTimeout)
+instead of hanging; a larger pool lets a client that never closes its responses run on.
+A module that imports httpx2 gets an httpx2 client. The stand-ins of python-standins/ are found when
+the real httpx-sse and httpx2 are not installed.
 """
-import asyncio
+
 import importlib.util
 import inspect
 import json
+import os
 import sys
 import time
 
-import httpx
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "python-standins"))
+
+import httpx  # noqa: E402
 
 
 def load(path):
@@ -24,27 +31,59 @@ def load(path):
 
 
 def main():
-    path, url, calls = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    collect = load(path).collect
-    results, durations = [], []
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    args = sys.argv[1:]
+    backend, pool = "asyncio", 1
+    while args[0].startswith("--"):
+        if args[0] == "--backend":
+            backend = args[1]
+        else:
+            pool = int(args[1])
+        args = args[2:]
+    module = load(args[0])
+    plan = [(args[i], int(args[i + 1])) for i in range(1, len(args), 2)]
+    collect = module.collect
+    library = getattr(module, "httpx2", httpx)
+    options = dict(timeout=library.Timeout(10.0), limits=library.Limits(max_connections=pool, max_keepalive_connections=pool))
+    runs = []
+
+    def record(call):
+        results, durations = [], []
+        for url, calls in plan:
+            for _ in range(calls):
+                started = time.perf_counter()
+                results.append(call(url))
+                durations.append((time.perf_counter() - started) * 1000)
+            runs.append({"results": results, "ms": durations})
+            results, durations = [], []
+
     if inspect.iscoroutinefunction(collect):
 
         async def run():
-            async with httpx.AsyncClient(timeout=30, limits=limits) as client:
-                for _ in range(calls):
-                    started = time.perf_counter()
-                    results.append(await collect(client, url))
-                    durations.append((time.perf_counter() - started) * 1000)
+            async with library.AsyncClient(**options) as client:
+                for url, calls in plan:
+                    results, durations = [], []
+                    for _ in range(calls):
+                        started = time.perf_counter()
+                        results.append(await collect(client, url))
+                        durations.append((time.perf_counter() - started) * 1000)
+                    runs.append({"results": results, "ms": durations})
 
-        asyncio.run(run())
+        if backend == "asyncio":
+            import asyncio
+
+            asyncio.run(run())
+        elif backend == "trio":
+            import trio
+
+            trio.run(run)
+        else:
+            import anyio
+
+            anyio.run(run, backend=backend.split("-", 1)[1])
     else:
-        with httpx.Client(timeout=30, limits=limits) as client:
-            for _ in range(calls):
-                started = time.perf_counter()
-                results.append(collect(client, url))
-                durations.append((time.perf_counter() - started) * 1000)
-    print(json.dumps({"results": results, "ms": durations}))
+        with library.Client(**options) as client:
+            record(lambda url: collect(client, url))
+    print(json.dumps({"runs": runs}))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,97 @@
+// What the rewrite reads from a Python project's declarations, and the bound it chooses from them.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chooseBound } from '../../codemods/python/bound.js';
+import { ModuleImports } from '../../codemods/python/imports.js';
+import { pythonProject, specifierLowerBound } from '../../codemods/python/project.js';
+import { parsePython } from '../../rules/python/parser.js';
+import { tempProject } from '../cli/helpers.js';
+
+const MCP_MAIN = `[project]
+name = "mcp"
+requires-python = ">=3.10"
+dynamic = ["version", "dependencies"]
+
+[tool.hatch.metadata.hooks.uv-dynamic-versioning]
+dependencies = [
+    # anyio < 4.10 triggers a compile-time SyntaxWarning on Python 3.14
+    "anyio>=4.10; python_version >= '3.14'",
+    "anyio>=4.9; python_version < '3.14'",
+    "httpx2>=2.5.0",
+]
+
+[dependency-groups]
+dev = ["trio>=0.26.2"]
+
+[tool.uv.sources]
+anyio = { workspace = true }
+
+[tool.ruff]
+line-length = 120
+
+[tool.ruff.lint.isort]
+known-first-party = ["mcp"]
+`;
+
+function project(files: Record<string, string>) {
+  const dir = tempProject({ ...files, 'pkg/client.py': '' });
+  return pythonProject(path.join(dir, 'pkg/client.py'));
+}
+
+describe('a Python project\'s declarations', () => {
+  it('pyproject.toml: the lowest lower bound over every declaration, markers and comments aside; requires-python; ruff settings', () => {
+    const read = project({ 'pyproject.toml': MCP_MAIN });
+    expect(read.lowerBound('anyio')).toEqual([4, 9]);
+    expect(read.lowerBound('httpx2')).toEqual([2, 5, 0]);
+    expect(read.lowerBound('trio')).toEqual([0, 26, 2]);
+    expect(read.lowerBound('httpx')).toBeUndefined();
+    expect(read.requiresPython).toEqual([3, 10]);
+    expect(read.isort.lineLength).toBe(120);
+    expect([...read.isort.knownFirstParty]).toContain('mcp');
+  });
+
+  it('setup.cfg, requirements*.txt and poetry carets; an unbounded declaration has no lower bound', () => {
+    expect(project({ 'setup.cfg': '[options]\npython_requires = >=3.11\ninstall_requires =\n    anyio>=4.2,<5\n    httpx\n' })).toMatchObject({ requiresPython: [3, 11] });
+    const cfg = project({ 'setup.cfg': '[options]\ninstall_requires =\n    anyio>=4.2,<5\n    httpx\n' });
+    expect([cfg.lowerBound('anyio'), cfg.lowerBound('httpx')]).toEqual([[4, 2], []]);
+    const requirements = project({ 'requirements.txt': 'httpx==0.27.2  # pinned\ntrio~=0.25.0\n' });
+    expect([requirements.lowerBound('httpx'), requirements.lowerBound('trio')]).toEqual([[0, 27, 2], [0, 25, 0]]);
+    const poetry = project({ 'pyproject.toml': '[tool.poetry.dependencies]\npython = "^3.9"\nanyio = "^4.0"\nhttpx = { version = ">=0.26" }\n' });
+    expect([poetry.requiresPython, poetry.lowerBound('anyio'), poetry.lowerBound('httpx')]).toEqual([[3, 9], [4, 0], [0, 26]]);
+  });
+
+  it('specifiers', () => {
+    expect(['>=4.5,<5', '~=0.27', '==2.1.*', '>4', '<5', '!=4.0', '^0.27.1', ''].map(specifierLowerBound)).toEqual([[4, 5], [0, 27], [2, 1], [4], [], [], [0, 27, 1], []]);
+  });
+
+  it('the nearest directory with a declaration wins; none found gives nothing declared and ruff\'s line length', () => {
+    const dir = tempProject({ 'pyproject.toml': '[project]\ndependencies = ["anyio>=4"]\n', 'sub/setup.py': 'setup(install_requires=["anyio>=3.6"])\n', 'sub/m.py': '' });
+    expect(pythonProject(path.join(dir, 'sub/m.py')).lowerBound('anyio')).toEqual([3, 6]);
+    expect(pythonProject(path.join(dir, 'm.py')).lowerBound('anyio')).toEqual([4]);
+    const bare = tempProject({ 'm.py': '' });
+    expect(pythonProject(path.join(bare, 'm.py'))).toMatchObject({ requiresPython: null });
+  });
+});
+
+describe('the bound a drain gets', () => {
+  const cases: [string, string, Record<string, string>, boolean, string][] = [
+    ['sync code: the socket shutdown', 'import anyio\nimport httpx\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=4", "httpx>=0.27"]\n' }, false, 'socket'],
+    ['anyio >= 4 and a cancellation-safe httpx', 'import anyio\nimport httpx\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=4", "httpx>=0.27"]\n' }, true, 'anyio'],
+    ['anyio >= 4 declared, the module uses no async library', 'import httpx2\n', { 'pyproject.toml': MCP_MAIN }, true, 'anyio'],
+    ['anyio 3 allowed: no anyio cancel scope', 'import anyio\nimport httpx\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=3.5,<5", "httpx>=0.27"]\n' }, true, 'socket'],
+    ['httpx < 0.25 allowed (httpcore without cancellation support)', 'import anyio\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=4", "httpx>=0.23"]\n' }, true, 'socket'],
+    ['trio alone', 'import trio\n', { 'pyproject.toml': '[project]\ndependencies = ["trio", "httpx>=0.27"]\n' }, true, 'trio'],
+    ['asyncio alone on Python >= 3.11', 'import asyncio\n', { 'pyproject.toml': '[project]\nrequires-python = ">=3.11"\ndependencies = ["httpx>=0.27"]\n' }, true, 'asyncio'],
+    ['asyncio alone, Python 3.10 supported: no asyncio.timeout', 'import asyncio\n', { 'pyproject.toml': '[project]\nrequires-python = ">=3.10"\ndependencies = ["httpx>=0.27"]\n' }, true, 'socket'],
+    ['nothing declared', 'import anyio\n', {}, true, 'socket'],
+  ];
+  it.each(cases)('%s', async (_name, module, files, asyncLoop, expected) => {
+    const read = project(files);
+    const tree = await parsePython(module);
+    try {
+      expect(chooseBound(asyncLoop, 1000, new ModuleImports(tree.rootNode, module, read.isort, '\n'), read)).toBe(expected);
+    } finally {
+      tree.delete();
+    }
+  });
+});
