@@ -10,6 +10,21 @@ const fixtures = new Map(loadPythonFixtures().map((fixture) => [fixture.name, fi
 const shape2 = fixtures.get('02-aconnect-sse-break')!;
 const shape4 = fixtures.get('04-sync-generator-finally')!;
 const EARLY_JS = `export async function first(url) {\n  const res = await fetch(url);\n  for await (const chunk of res.body) {\n    if (String(chunk).includes('[DONE]')) break;\n  }\n}\n`;
+const EOS_PY = [
+  'import httpx',
+  '',
+  '',
+  'async def call(client: httpx.AsyncClient) -> list[str]:',
+  '    out = []',
+  '    async with client.stream("GET", "http://x") as response:',
+  '        async for line in response.aiter_lines():',
+  '            if line == "eos":',
+  '                await response.aclose()',
+  '                return out',
+  '            out.append(line)',
+  '    return out',
+  '',
+].join('\n');
 const BROKEN_PY = 'def f(response):\n    if response.done\n        response.close()\n';
 
 describe('drainguard lint on Python files', () => {
@@ -25,6 +40,16 @@ describe('drainguard lint on Python files', () => {
     expect(stream.message).toMatch(/^`break` leaves the loop after the terminal event `data\.startswith\("\[DONE\]"\)` before EOF, and its `finally` closes `response`/);
     expect(resultFor(results, path.join(dir, 'pkg/clean.py')).messages).toEqual([]);
     expect(resultFor(results, path.join(dir, 'web/first.js')).messages).toHaveLength(1);
+  });
+
+  it('takes the rule options: a terminal pattern of its own makes a close after it a report, in lint as in fix', async () => {
+    const dir = tempProject({ 'eos.py': EOS_PY });
+    expect((await runCli(['lint', 'eos.py'], dir)).code).toBe(0);
+    const run = await runCli(['lint', '--format', 'json', '--terminal-pattern', '^eos$', 'eos.py'], dir);
+    expect(run.code).toBe(1);
+    expect(resultFor(parseJson(run), path.join(dir, 'eos.py')).messages.map((m) => [m.line, m.column, m.endLine, m.endColumn])).toEqual([[9, 23, 9, 40]]);
+    const fix = await runCli(['fix', '--dry', '--json', '--terminal-pattern', '^eos$'], dir);
+    expect(parseFixJson(fix).files.map((file) => file.sites)).toEqual([[{ line: 9, column: 23, status: 'fixed' }]]);
   });
 
   it('stylish names the file, the position and the rule', async () => {
