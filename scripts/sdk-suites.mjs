@@ -27,6 +27,7 @@ import { changedFiles, fileStats, runChecks, runChecksBefore } from './sdk-suite
 import { preparePristine } from './sdk-suites/checkout.mjs';
 import { nodeBinDir, sdkEnv } from './sdk-suites/node-runtime.mjs';
 import { STREAMING_CALLS } from './sdk-suites/probe-calls.mjs';
+import { proveSdk } from './sdk-suites/prove.mjs';
 import { formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
 import {
   assertionSite,
@@ -161,11 +162,14 @@ async function probe({ sdk, dir, node }, label) {
   const result = await run(node, [path.join(HERE, 'sdk-suites/probe.mjs'), sdk.name, bundle, String(holdMs), String(calls)], { cwd: dir, timeoutMs: boundMs });
   if (result.timedOut) return { error: `the probe did not finish within ${boundMs} ms (hang)` };
   const line = result.stdout.trim().split('\n').pop() ?? '';
+  let probed;
   try {
-    return JSON.parse(line);
+    probed = JSON.parse(line);
   } catch {
     return { error: `the probe exited ${result.code}: ${(result.stderr || result.stdout).slice(0, 2000)}` };
   }
+  log(`${sdk.name}: drainguard prove ${label} …`);
+  return { ...probed, prove: await proveSdk({ cli, node, sdkName: sdk.name, bundle, calls, scriptDir: path.dirname(bundle) }) };
 }
 
 /**

@@ -52,7 +52,15 @@ function probeLines(probe) {
     endLine(probe.calls, end),
     ...(endPaced ? [endLine(probe.calls, endPaced)] : []),
     `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
+    ...proveLines(probe.prove),
   ];
+}
+
+/** `drainguard prove`'s table for the same call (every server mode), as a pull request would show it. */
+function proveLines(prove) {
+  if (!prove) return [];
+  if (prove.error) return [`  drainguard prove failed: ${prove.error}`];
+  return [`  drainguard prove (exit ${prove.exitCode}):`, '', ...prove.markdown.split('\n'), ''];
 }
 
 /** @param {{ code: number | null, timedOut: boolean }} check */

@@ -1,0 +1,32 @@
+// `drainguard prove` on an SDK's streaming call (issue 20: the proof a maintainer pastes into a pull
+// request): every server mode, --calls calls each, through the SDK bundled from its source. Returns
+// the report prove prints with --json and its Markdown table, or { error }.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from './run.mjs';
+import { PROVE_SCRIPT } from './prove-script.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * @param {{ cli: string, node: string, sdkName: string, bundle: string, calls: number, scriptDir: string }} options
+ */
+export async function proveSdk({ cli, node, sdkName, bundle, calls, scriptDir }) {
+  const cwd = HERE;
+  const script = path.join(scriptDir, 'prove-script.json');
+  writeFileSync(script, `${JSON.stringify(PROVE_SCRIPT, null, 2)}\n`);
+  const command = [node, 'prove-calls.mjs', sdkName, bundle];
+  const common = [cli, 'prove', '--calls', String(calls), '--script', script];
+  const timeoutMs = 5 * (20_000 + 5_000);
+  const json = await run(process.execPath, [...common, '--json', '--', ...command], { cwd, timeoutMs });
+  if (json.timedOut) return { error: `drainguard prove did not finish within ${timeoutMs} ms` };
+  let report;
+  try {
+    report = JSON.parse(json.stdout);
+  } catch {
+    return { error: `drainguard prove exited ${json.code}: ${(json.stderr || json.stdout).slice(0, 2000)}` };
+  }
+  const markdown = await run(process.execPath, [...common, '--markdown', '--', ...command], { cwd, timeoutMs });
+  return { exitCode: json.code, report, markdown: markdown.stdout.trim() };
+}
