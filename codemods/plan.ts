@@ -47,12 +47,13 @@ export interface LoopChange {
 /**
  * How the rest of a `for await` loop's stream is drained after the hand-off:
  * - `iterator`: the loop's own iterator is read on, and `giveUp` (the request's controller, or the close the branch
- *   made) ends a pending read past the limits;
+ *   made) ends a pending read past the limits; `bytes`: it provably yields the body's chunks (`res.body` of a fetch),
+ *   else its items may be parsed messages, and what the parser drops is never counted against the byte limit;
  * - `tap`: the loop runs over a parser given a fetch Response or body (`iterSSE(response)`); the parser is handed a
  *   stand-in fed from a reader of the real body, which the drain reads as raw bytes (no parsing of the tail);
  * - `body`: the loop runs over a body stream of unknown kind itself: a web stream is tapped, a Node stream destroyed.
  */
-export type LoopDrain = { kind: 'iterator'; giveUp: GiveUp } | { kind: 'tap'; argument: Node; what: 'response' | 'body' } | { kind: 'body' };
+export type LoopDrain = { kind: 'iterator'; giveUp: GiveUp; bytes: boolean } | { kind: 'tap'; argument: Node; what: 'response' | 'body' } | { kind: 'body' };
 
 export interface LoopPlan {
   kind: 'loop';
@@ -223,14 +224,15 @@ function loopDrain(loop: TSESTree.ForOfStatement, close: TSESTree.CallExpression
   const tap = tappableArgument(loop, sourceCode);
   if (tap) return { kind: 'tap', ...tap };
   const family = streams.asyncLoopFamily(loop);
+  const bytes = webBodyKind(loop.right, sourceCode) === 'body';
   const controller = family ? findRequestController(loop, family, streams, sourceCode) : null;
-  if (controller) return { kind: 'iterator', giveUp: abortGiveUp(controller) };
+  if (controller) return { kind: 'iterator', giveUp: abortGiveUp(controller), bytes };
   // A close of the loop's own stream cannot end a pending read of it (a web stream is locked to the loop's iterator).
   const closesOther = close !== null && !closesIterated(close, loop, sourceCode);
   const giveUp = closesOther ? stableGiveUp(close, loop.right, sourceCode) : null;
-  if (giveUp) return { kind: 'iterator', giveUp };
+  if (giveUp) return { kind: 'iterator', giveUp, bytes };
   if (!iteratesStreamItself(loop)) return null;
-  return webBodyKind(loop.right, sourceCode) === 'body' ? { kind: 'tap', argument: loop.right, what: 'body' } : { kind: 'body' };
+  return bytes ? { kind: 'tap', argument: loop.right, what: 'body' } : { kind: 'body' };
 }
 
 /** `reader?.cancel()`, `this.reader?.cancel()`, `a?.b.cancel()`: the receiver may be missing where the close runs. */
