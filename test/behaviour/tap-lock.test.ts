@@ -1,0 +1,121 @@
+/**
+ * The helper module's tap holds the body's reader while the parser (through its stand-in) or the drain reads, and lets
+ * go of it as the body's own iterator does: code that checks `body.locked` after a stream ends, is cancelled or is
+ * drained sees the body free (openai-node's suite asserts it). Real web streams, the helper module as `fix` writes it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helperModuleText } from '../../codemods/helper-module.js';
+import { detectStyle } from '../../codemods/style.js';
+import { drainBounds } from '../../rules/contract/drain-options.js';
+
+interface Tapped {
+  body: ReadableStream<Uint8Array>;
+  drain: () => Promise<void>;
+}
+interface Helpers {
+  tapBody: (body: ReadableStream<Uint8Array>) => Tapped;
+  drainableBody: (body: ReadableStream<Uint8Array>) => AsyncIterable<Uint8Array> & { drainInBackground: () => void };
+}
+
+const MAX_BYTES = 1024;
+const dir = mkdtempSync(join(tmpdir(), 'drainguard-tap-lock-'));
+let helpers: Helpers;
+
+beforeAll(async () => {
+  const path = join(dir, 'drain-body.mjs');
+  writeFileSync(path, helperModuleText(['tapBody', 'drainableBody'], detectStyle('export const a = 1;\n', false), drainBounds({ drainTimeoutMs: 60_000, drainMaxBytes: MAX_BYTES })));
+  helpers = (await import(pathToFileURL(path).href)) as Helpers;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A body of `chunks` chunks of 100 bytes, then its end (or, with `endless`, more chunks for as long as it is read). */
+function body(chunks: number, endless = false): { stream: ReadableStream<Uint8Array>; cancelled: unknown[] } {
+  const cancelled: unknown[] = [];
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent++ < chunks || endless) controller.enqueue(new Uint8Array(100));
+        else controller.close();
+      },
+      cancel(reason) {
+        cancelled.push(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, cancelled };
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = stream.getReader();
+  let count = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) count++;
+  return count;
+}
+
+describe('tapBody', () => {
+  it('a parser that reads the stand-in to its end leaves the body unlocked', async () => {
+    const { stream, cancelled } = body(3);
+    const tapped = helpers.tapBody(stream);
+    expect(stream.locked).toBe(true);
+    expect(await readAll(tapped.body)).toBe(3);
+    expect(stream.locked).toBe(false);
+    expect(cancelled).toEqual([]);
+  });
+
+  it("a parser that cancels the stand-in cancels the body with its reason, once, and unlocks it", async () => {
+    const { stream, cancelled } = body(3);
+    const tapped = helpers.tapBody(stream);
+    const reader = tapped.body.getReader();
+    await reader.read();
+    await reader.cancel('consumer left');
+    expect(cancelled).toEqual(['consumer left']);
+    expect(stream.locked).toBe(false);
+  });
+
+  it('a drain to the end leaves the body unlocked, not cancelled', async () => {
+    const { stream, cancelled } = body(5);
+    const tapped = helpers.tapBody(stream);
+    await tapped.body.getReader().read();
+    await tapped.drain();
+    expect(stream.locked).toBe(false);
+    expect(cancelled).toEqual([]);
+  });
+
+  it('a drain past its byte limit cancels the body and unlocks it', async () => {
+    const { stream, cancelled } = body(0, true);
+    const tapped = helpers.tapBody(stream);
+    await tapped.drain();
+    expect(cancelled).toHaveLength(1);
+    expect(stream.locked).toBe(false);
+  });
+});
+
+describe('drainableBody over a web stream', () => {
+  it('a loop that leaves early without the hand-off cancels the body and unlocks it', async () => {
+    const { stream, cancelled } = body(5);
+    for await (const chunk of helpers.drainableBody(stream)) {
+      expect(chunk.byteLength).toBe(100);
+      break;
+    }
+    expect(cancelled).toHaveLength(1);
+    expect(stream.locked).toBe(false);
+  });
+
+  it('a loop that hands off reads the rest in the background and unlocks the body at its end', async () => {
+    const { stream, cancelled } = body(5);
+    const events = helpers.drainableBody(stream);
+    for await (const chunk of events) {
+      expect(chunk.byteLength).toBe(100);
+      events.drainInBackground();
+      break;
+    }
+    await expect.poll(() => stream.locked).toBe(false);
+    expect(cancelled).toEqual([]);
+  });
+});
