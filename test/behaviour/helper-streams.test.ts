@@ -1,7 +1,9 @@
 /**
- * The helper module's tap holds the body's reader while the parser (through its stand-in) or the drain reads, and lets
- * go of it as the body's own iterator does: code that checks `body.locked` after a stream ends, is cancelled or is
- * drained sees the body free (openai-node's suite asserts it). Real web streams, the helper module as `fix` writes it.
+ * The helper module on real web streams, as `fix` writes it. Its tap holds the body's reader while the parser (through
+ * its stand-in) or the drain reads, and lets go of it as the body's own iterator does: code that checks `body.locked`
+ * after a stream ends, is cancelled or is drained sees the body free (openai-node's suite asserts it). A loop over an
+ * iterable of a body that has no destroy() (Fern's browser path wraps the body's reader in its own {next, return}) is
+ * still bounded: past the budget the drain ends the pending read through the iterable's return().
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,17 +20,24 @@ interface Tapped {
 }
 interface Helpers {
   tapBody: (body: ReadableStream<Uint8Array>) => Tapped;
-  drainableBody: (body: ReadableStream<Uint8Array>) => AsyncIterable<Uint8Array> & { drainInBackground: () => void };
+  drainableBody: (body: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array> & { drainInBackground: () => void };
 }
 
 const MAX_BYTES = 1024;
-const dir = mkdtempSync(join(tmpdir(), 'drainguard-tap-lock-'));
+const SHORT_BUDGET_MS = 100;
+const dir = mkdtempSync(join(tmpdir(), 'drainguard-helper-streams-'));
 let helpers: Helpers;
+let shortBudget: Helpers;
+
+async function helperModule(name: string, drainTimeoutMs: number): Promise<Helpers> {
+  const path = join(dir, name);
+  writeFileSync(path, helperModuleText(['tapBody', 'drainableBody'], detectStyle('export const a = 1;\n', false), drainBounds({ drainTimeoutMs, drainMaxBytes: MAX_BYTES })));
+  return (await import(pathToFileURL(path).href)) as Helpers;
+}
 
 beforeAll(async () => {
-  const path = join(dir, 'drain-body.mjs');
-  writeFileSync(path, helperModuleText(['tapBody', 'drainableBody'], detectStyle('export const a = 1;\n', false), drainBounds({ drainTimeoutMs: 60_000, drainMaxBytes: MAX_BYTES })));
-  helpers = (await import(pathToFileURL(path).href)) as Helpers;
+  helpers = await helperModule('drain-body.mjs', 60_000);
+  shortBudget = await helperModule('drain-body-short.mjs', SHORT_BUDGET_MS);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -117,5 +126,39 @@ describe('drainableBody over a web stream', () => {
     }
     await expect.poll(() => stream.locked).toBe(false);
     expect(cancelled).toEqual([]);
+  });
+});
+
+describe('drainableBody over an iterable of a reader, with no destroy() (a browser polyfill)', () => {
+  it('a body held open after the hand-off is cancelled through the iterable once the budget runs out', async () => {
+    let cancelled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(100));
+        // Nothing more, and no end: the body is held open.
+      },
+      cancel() {
+        cancelled++;
+      },
+    });
+    const reader = stream.getReader();
+    const polyfill: AsyncIterableIterator<Uint8Array> = {
+      next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+      return: async () => {
+        await reader.cancel();
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    const events = shortBudget.drainableBody(polyfill);
+    for await (const chunk of events) {
+      expect(chunk.byteLength).toBe(100);
+      events.drainInBackground();
+      break;
+    }
+    expect(cancelled).toBe(0);
+    await expect.poll(() => cancelled, { timeout: SHORT_BUDGET_MS + 5000 }).toBe(1);
   });
 });
