@@ -40,7 +40,7 @@ function closeOnce(close«: () => unknown»)«: () => Promise<void>» {
 
 const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
 async function drainChunks(
-  read«: () => Promise<IteratorResult<unknown>>»,
+  read«: () => Promise<{ done?: boolean; value?: unknown }>»,
   close«: () => unknown»,
 )«: Promise<void>» {
   const giveUp = closeOnce(close);
@@ -50,7 +50,12 @@ async function drainChunks(
   const { timeoutMs, maxBytes } = DRAIN_LIMITS;
   const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
   const chunks«: AsyncIterable<unknown>» = {
-    [Symbol.asyncIterator]: () => ({ next: read }),
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        const chunk = await read();
+        return { done: chunk.done === true, value: chunk.value };
+      },
+    }),
   };
   let bytes = 0;
   try {
@@ -70,7 +75,7 @@ async function drainChunks(
 
 const DRAIN_READER = `/** Reads a body to its end after the terminal event: its socket is reused. */
 %EXPORT%function drainReader«<
-  R extends { read: () => Promise<IteratorResult<unknown>> },
+  R extends { read: () => Promise<{ done?: boolean; value?: unknown }> },
 >»(reader«: R», close«: (reader: R) => unknown»)«: Promise<void>» {
   return drainChunks(
     () => reader.read(),
@@ -80,7 +85,7 @@ const DRAIN_READER = `/** Reads a body to its end after the terminal event: its 
 
 const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */
 %EXPORT%function drainIterator«<
-  I extends { next: () => Promise<IteratorResult<unknown>> },
+  I extends { next: () => Promise<{ done?: boolean; value?: unknown }> },
 >»(iterator«: I», close«: (iterator: I) => unknown»)«: Promise<void>» {
   return drainChunks(
     () => iterator.next(),
@@ -147,7 +152,10 @@ function readChunks«<T>»(stream«: ReadableStream<T>»)«: AsyncIterable<T>» 
   const reader = stream.getReader();
   return {
     [Symbol.asyncIterator]: () => ({
-      next: () => reader.read(),
+      next: async () => {
+        const chunk = await reader.read();
+        return chunk.done ? { done: true, value: undefined } : chunk;
+      },
       return: async () => {
         await reader.cancel();
         return { done: true, value: undefined };
