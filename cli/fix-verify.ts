@@ -35,11 +35,17 @@ export class RewriteVerifier {
     return diagnostics;
   }
 
-  /** The diagnostics of a new file (the helper module) checked in the project of `near`. */
+  /**
+   * The diagnostics in a new file (the helper module) checked in the project of `near`. Those about the project's own
+   * settings (a deprecated `moduleResolution` or `baseUrl`) are the project's, not the file's, and are left out.
+   */
   async diagnosticsOf(filePath: string, text: string, near: string): Promise<string[]> {
     const project = await this.projectFor(near);
     const file = project.createSourceFile(filePath, text, { overwrite: true });
-    const messages = file.getPreEmitDiagnostics().map((diagnostic) => `TS${diagnostic.getCode()}: ${this.tsMorph!.ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, ' ')}`);
+    const messages = file
+      .getPreEmitDiagnostics()
+      .filter((diagnostic) => diagnostic.getSourceFile()?.getFilePath() === file.getFilePath())
+      .map((diagnostic) => `TS${diagnostic.getCode()}: ${this.tsMorph!.ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, ' ')}`);
     project.removeSourceFile(file);
     return messages;
   }

@@ -57,6 +57,7 @@ export function buildOutput(text: string, filePath: string, sourceCode: SourceCo
     const builder = new EditBuilder(text, sourceCode, style, binding);
     for (const plan of plans) {
       if (plan.kind === 'reader') builder.reader(plan);
+      else if (plan.kind === 'iteratorTap') builder.iteratorTap(plan);
       else if (plan.kind === 'dataHandler') builder.dataHandler(plan);
       else if (plan.kind === 'loop') builder.loop(plan);
     }

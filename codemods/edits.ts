@@ -6,7 +6,7 @@ import { HAND_OFF_METHOD } from './helpers.js';
 import { indentAt, type Edit } from './layout.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
 import { enclosingFunction, isStatementListItem, previousStatement } from './plan-scope.js';
-import type { LoopPlan, ReaderPlan } from './plan.js';
+import type { IteratorTapPlan, LoopPlan, ReaderPlan } from './plan.js';
 import type { Style } from './style.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -48,6 +48,19 @@ export class EditBuilder {
       const catchText = this.block(plan.finallyOf, [` catch (${errorName}) {`, [plan.closeText, `throw ${errorName}`], '}']);
       this.changes.push({ start: at, end: at, text: catchText });
     }
+  }
+
+  /** `const messages = parse(res.body)` -> `const tapped = tapBody(res.body); const messages = parse(tapped.body)`, and the close -> `void tapped.drain();`. */
+  iteratorTap(plan: IteratorTapPlan): void {
+    const { declaration, argument, what } = plan;
+    const tapped = this.freshLocal(declaration, 'tapped');
+    const tap = this.call(`const ${tapped} = ${this.helpers.use(what === 'response' ? 'tapResponse' : 'tapBody')}`, [this.sourceCode.getText(argument)], declaration);
+    const [start] = range(declaration);
+    const separator = this.oneLine(declaration) ? ' ' : `${this.style.eol}${indentAt(this.text, start)}`;
+    this.changes.push({ start, end: start, text: `${tap}${this.terminator(declaration, true)}${separator}` });
+    const [argumentStart, argumentEnd] = range(argument);
+    this.changes.push({ start: argumentStart, end: argumentEnd, text: `${tapped}.${what}` });
+    this.replaceStatement(plan.statement, [`void ${tapped}.drain()`]);
   }
 
   /** `res.destroy();` in a 'data' handler -> `drainNodeStream(res, () => res.destroy());` (the statements after it stay). */

@@ -23,36 +23,51 @@ function chunkSize(chunk«: unknown»)«: number» {
   return JSON.stringify(chunk ?? null).length;
 }`;
 
-const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
-async function drainChunks(
-  read«: () => Promise<IteratorResult<unknown>>»,
-  close«: () => unknown»,
-)«: Promise<void>» {
+const CLOSE_ONCE = `/** A drain's give-up: calls close() once; its errors end there. */
+function closeOnce(close«: () => unknown»)«: () => Promise<void>» {
   let closed = false;
-  const giveUp = ()«: void» => {
+  return async () => {
     if (!closed) {
       closed = true;
-      Promise.resolve()
-        .then(close)
-        .catch(() => undefined);
+      try {
+        await close();
+      } catch {
+        // Nothing after the terminal event reaches the caller.
+      }
     }
   };
+}`;
+
+const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
+async function drainChunks(
+  read«: () => Promise<{ done?: boolean; value?: unknown }>»,
+  close«: () => unknown»,
+)«: Promise<void>» {
+  const giveUp = closeOnce(close);
+  const onTimeout = ()«: void» => {
+    void giveUp();
+  };
   const { timeoutMs, maxBytes } = DRAIN_LIMITS;
-  const timer = timeoutMs > 0 ? setTimeout(giveUp, timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
   const chunks«: AsyncIterable<unknown>» = {
-    [Symbol.asyncIterator]: () => ({ next: read }),
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        const chunk = await read();
+        return { done: chunk.done === true, value: chunk.value };
+      },
+    }),
   };
   let bytes = 0;
   try {
     for await (const chunk of chunks) {
       bytes += chunkSize(chunk);
       if (maxBytes > 0 && bytes > maxBytes) {
-        giveUp();
+        await giveUp();
         return;
       }
     }
   } catch {
-    giveUp();
+    await giveUp();
   } finally {
     clearTimeout(timer);
   }
@@ -60,7 +75,7 @@ async function drainChunks(
 
 const DRAIN_READER = `/** Reads a body to its end after the terminal event: its socket is reused. */
 %EXPORT%function drainReader«<
-  R extends { read: () => Promise<IteratorResult<unknown>> },
+  R extends { read: () => Promise<{ done?: boolean; value?: unknown }> },
 >»(reader«: R», close«: (reader: R) => unknown»)«: Promise<void>» {
   return drainChunks(
     () => reader.read(),
@@ -70,7 +85,7 @@ const DRAIN_READER = `/** Reads a body to its end after the terminal event: its 
 
 const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */
 %EXPORT%function drainIterator«<
-  I extends { next: () => Promise<IteratorResult<unknown>> },
+  I extends { next: () => Promise<{ done?: boolean; value?: unknown }> },
 >»(iterator«: I», close«: (iterator: I) => unknown»)«: Promise<void>» {
   return drainChunks(
     () => iterator.next(),
@@ -123,13 +138,30 @@ const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web one is tap
 )«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
   if (isWebStream(body)) {
     const tapped = tapBody(body);
-    return drainable(tapped.body, tapped.drain);
+    return drainable(readChunks(tapped.body), tapped.drain);
   }
   return drainable(body, (rest) =>
     drainIterator(rest, () =>
       body.destroy ? body.destroy() : rest.return?.(),
     ),
   );
+}`;
+
+const READ_CHUNKS = `/** A web stream's chunks for \`for await\`, through its reader. */
+function readChunks«<T>»(stream«: ReadableStream<T>»)«: AsyncIterable<T>» {
+  const reader = stream.getReader();
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        const chunk = await reader.read();
+        return chunk.done ? { done: true, value: undefined } : chunk;
+      },
+      return: async () => {
+        await reader.cancel();
+        return { done: true, value: undefined };
+      },
+    }),
+  };
 }`;
 
 const IS_WEB_STREAM = `/** A web stream: its reader's cancel(), not return(), ends a pending read. */
@@ -148,20 +180,32 @@ const TAP_BODY = `/** A parser's stream fed from the body; drain() reads the res
   const stream = new ReadableStream«<T>»(
     {
       pull: async (controller) => {
-        const chunk = await reader.read();
-        if (chunk.done) {
-          controller.close();
-        } else {
-          controller.enqueue(chunk.value);
+        try {
+          const chunk = await reader.read();
+          if (chunk.done) {
+            reader.releaseLock();
+            controller.close();
+          } else {
+            controller.enqueue(chunk.value);
+          }
+        } catch (error) {
+          reader.releaseLock();
+          throw error;
         }
       },
-      cancel: (reason) => reader.cancel(reason),
+      cancel: async (reason) => {
+        await reader.cancel(reason);
+        reader.releaseLock();
+      },
     },
     { highWaterMark: 0 },
   );
   return {
     body: stream,
-    drain: () => drainReader(reader, (held) => held.cancel()),
+    drain: async () => {
+      await drainReader(reader, (held) => held.cancel());
+      reader.releaseLock();
+    },
   };
 }`;
 
@@ -190,17 +234,12 @@ const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads 
       }
     }
   }
-  let closed = false;
-  const giveUp = ()«: void» => {
-    if (!closed) {
-      closed = true;
-      Promise.resolve(stream)
-        .then(close)
-        .catch(() => undefined);
-    }
-  };
+  const giveUp = closeOnce(() => close(stream));
   const { timeoutMs, maxBytes } = DRAIN_LIMITS;
-  const timer = timeoutMs > 0 ? setTimeout(giveUp, timeoutMs) : undefined;
+  const onTimeout = ()«: void» => {
+    void giveUp();
+  };
+  const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
   const stop = ()«: void» => {
     clearTimeout(timer);
   };
@@ -209,7 +248,7 @@ const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads 
     bytes += chunk.length;
     if (maxBytes > 0 && bytes > maxBytes) {
       stop();
-      giveUp();
+      void giveUp();
     }
   });
   stream.on('error', stop);
@@ -226,12 +265,14 @@ function isListener(value«: unknown»)«: value is (...args: unknown[]) => unkn
 export type PieceName =
   | 'bounds'
   | 'chunkSize'
+  | 'closeOnce'
   | 'drainChunks'
   | 'drainReader'
   | 'drainIterator'
   | 'drainable'
   | 'drainableBody'
   | 'isWebStream'
+  | 'readChunks'
   | 'tapBody'
   | 'tapResponse'
   | 'isListener'
@@ -249,16 +290,18 @@ interface Piece {
 const PIECES: Record<PieceName, Piece> = {
   bounds: { template: BOUNDS, uses: [], declares: ['DRAIN_LIMITS'] },
   chunkSize: { template: CHUNK_SIZE, uses: [], declares: ['chunkSize'] },
-  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize'], declares: ['drainChunks'] },
+  closeOnce: { template: CLOSE_ONCE, uses: [], declares: ['closeOnce'] },
+  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize', 'closeOnce'], declares: ['drainChunks'] },
   drainReader: { template: DRAIN_READER, uses: ['drainChunks'], declares: ['drainReader'] },
   drainIterator: { template: DRAIN_ITERATOR, uses: ['drainChunks'], declares: ['drainIterator'] },
   drainable: { template: DRAINABLE, uses: [], declares: ['drainable'] },
   tapBody: { template: TAP_BODY, uses: ['drainReader'], declares: ['tapBody'] },
   tapResponse: { template: TAP_RESPONSE, uses: ['tapBody'], declares: ['tapResponse'] },
   isWebStream: { template: IS_WEB_STREAM, uses: [], declares: ['isWebStream'] },
-  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainIterator', 'tapBody', 'isWebStream'], declares: ['drainableBody'] },
+  readChunks: { template: READ_CHUNKS, uses: [], declares: ['readChunks'] },
+  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainIterator', 'tapBody', 'isWebStream', 'readChunks'], declares: ['drainableBody'] },
   isListener: { template: IS_LISTENER, uses: [], declares: ['isListener'] },
-  drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'isListener'], declares: ['drainNodeStream'] },
+  drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'closeOnce', 'isListener'], declares: ['drainNodeStream'] },
 };
 
 const ORDER = Object.keys(PIECES) as PieceName[];

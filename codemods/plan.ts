@@ -9,7 +9,7 @@ import type { FoundSite } from './find-sites.js';
 import { abortGiveUp, giveUpFor, stableGiveUp, type GiveUp } from './give-up.js';
 import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
 import { terminalFlag } from './plan-flag.js';
-import { enclosingFinally, enclosingFunction, inScopeAt, isStatementListItem, nextStatement, variableAt } from './plan-scope.js';
+import { enclosingFinally, enclosingFunction, inScopeAt, isStableName, isStatementListItem, nextStatement, variableAt } from './plan-scope.js';
 import { webBodyKind } from './web-body.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -36,6 +36,21 @@ export interface ReaderPlan {
   closeText: string;
 }
 
+/**
+ * A close of an iterator of parsed messages in hand whose parser was given a fetch Response or its body where the
+ * iterator is declared (`const messages = sseMessages(response.body)`): the parser gets a stand-in fed from the body's
+ * reader (`tapBody`), and the close becomes a background drain of the real body as bytes.
+ */
+export interface IteratorTapPlan {
+  kind: 'iteratorTap';
+  site: FoundSite;
+  statement: Node;
+  /** The `const` declaration of the iterator, and the argument of its parser that is the response or its body. */
+  declaration: Node;
+  argument: Node;
+  what: 'response' | 'body';
+}
+
 /** A site inside a `for await`: the loop iterates a drainable wrapper; the completion branch hands the rest of it to a background drain. */
 export interface LoopChange {
   site: FoundSite;
@@ -47,12 +62,13 @@ export interface LoopChange {
 /**
  * How the rest of a `for await` loop's stream is drained after the hand-off:
  * - `iterator`: the loop's own iterator is read on, and `giveUp` (the request's controller, or the close the branch
- *   made) ends a pending read past the limits;
+ *   made) ends a pending read past the limits; `bytes`: it provably yields the body's chunks (`res.body` of a fetch),
+ *   else its items may be parsed messages, and what the parser drops is never counted against the byte limit;
  * - `tap`: the loop runs over a parser given a fetch Response or body (`iterSSE(response)`); the parser is handed a
  *   stand-in fed from a reader of the real body, which the drain reads as raw bytes (no parsing of the tail);
  * - `body`: the loop runs over a body stream of unknown kind itself: a web stream is tapped, a Node stream destroyed.
  */
-export type LoopDrain = { kind: 'iterator'; giveUp: GiveUp } | { kind: 'tap'; argument: Node; what: 'response' | 'body' } | { kind: 'body' };
+export type LoopDrain = { kind: 'iterator'; giveUp: GiveUp; bytes: boolean } | { kind: 'tap'; argument: Node; what: 'response' | 'body' } | { kind: 'body' };
 
 export interface LoopPlan {
   kind: 'loop';
@@ -67,7 +83,7 @@ export interface ManualPlan {
   reason: string;
 }
 
-export type Plan = ReaderPlan | LoopPlan | DataHandlerPlan | ManualPlan;
+export type Plan = ReaderPlan | IteratorTapPlan | LoopPlan | DataHandlerPlan | ManualPlan;
 
 export const COMPILED_OUTPUT_REASON = 'compiled output (`__asyncValues`): fix the source it was compiled from';
 export const NOTHING_ENDS_DRAIN_REASON =
@@ -154,6 +170,11 @@ export function planSites(
           manual(site, 'the reader is read again after the close, and the function is not async, so it cannot wait for the drain');
           continue;
         }
+        const tap = reader.method === 'next' && detached && !finallyOf && !isOptionalChain(callee) ? iteratorTap(reader.node, statement, sourceCode) : null;
+        if (tap) {
+          plans.push({ kind: 'iteratorTap', site, statement, ...tap });
+          continue;
+        }
         const giveUp = reader.method === 'read' ? giveUpFor(node, reader.node, 'reader', 'cancel', sourceCode) : iteratorGiveUp(node, reader.node, family, fn, streams, sourceCode);
         if (!giveUp) {
           manual(site, method === 'abort' ? PENDING_READ_REASON : NOTHING_ENDS_DRAIN_REASON);
@@ -223,14 +244,36 @@ function loopDrain(loop: TSESTree.ForOfStatement, close: TSESTree.CallExpression
   const tap = tappableArgument(loop, sourceCode);
   if (tap) return { kind: 'tap', ...tap };
   const family = streams.asyncLoopFamily(loop);
+  const bytes = webBodyKind(loop.right, sourceCode) === 'body';
   const controller = family ? findRequestController(loop, family, streams, sourceCode) : null;
-  if (controller) return { kind: 'iterator', giveUp: abortGiveUp(controller) };
+  if (controller) return { kind: 'iterator', giveUp: abortGiveUp(controller), bytes };
   // A close of the loop's own stream cannot end a pending read of it (a web stream is locked to the loop's iterator).
   const closesOther = close !== null && !closesIterated(close, loop, sourceCode);
   const giveUp = closesOther ? stableGiveUp(close, loop.right, sourceCode) : null;
-  if (giveUp) return { kind: 'iterator', giveUp };
+  if (giveUp) return { kind: 'iterator', giveUp, bytes };
   if (!iteratesStreamItself(loop)) return null;
-  return webBodyKind(loop.right, sourceCode) === 'body' ? { kind: 'tap', argument: loop.right, what: 'body' } : { kind: 'body' };
+  return bytes ? { kind: 'tap', argument: loop.right, what: 'body' } : { kind: 'body' };
+}
+
+/**
+ * `const messages = parse(response.body)` in the function of the close, with an argument that is provably a fetch
+ * Response or its body: what the tap needs to hand the parser a stand-in.
+ */
+function iteratorTap(iterator: Node, close: Node, sourceCode: SourceCode): Omit<IteratorTapPlan, 'kind' | 'site' | 'statement'> | null {
+  const target = unwrap(iterator);
+  if (target?.type !== AST_NODE_TYPES.Identifier || !isStableName(target, sourceCode)) return null;
+  const declarator = (variableAt(target.name, target, sourceCode) as { defs: Array<{ node: Node }> } | null)?.defs[0]?.node;
+  const declaration = declarator?.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declaration?.type !== AST_NODE_TYPES.VariableDeclaration) return null;
+  if (declaration.kind !== 'const' || declaration.declarations.length !== 1 || !isStatementListItem(declaration)) return null;
+  if (enclosingFunction(declaration) !== enclosingFunction(close)) return null;
+  const call = unwrap(declarator.init);
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return null;
+  for (const argument of call.arguments) {
+    const what = argument.type === AST_NODE_TYPES.SpreadElement ? null : webBodyKind(argument, sourceCode);
+    if (what) return { declaration, argument, what };
+  }
+  return null;
 }
 
 /** `reader?.cancel()`, `this.reader?.cancel()`, `a?.b.cancel()`: the receiver may be missing where the close runs. */

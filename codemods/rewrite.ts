@@ -35,6 +35,8 @@ export interface RewriteResult {
 
 const BOM = '\uFEFF';
 export const UNBOUNDED_REASON = 'unbounded: --drain-timeout-ms 0 drains without a budget, so a server that keeps the body open keeps the drain (in the background) open too';
+export const MESSAGES_NOTE =
+  "bounded by time only against filler: the drain reads on through the parser's iterator and counts the messages it yields, not the body's bytes, so a body that floods with what the parser drops (comments, keep-alives) is read until the time budget";
 
 /** Where a site is reported: a jump rewritten with the close right before it (`body.destroy(); return;`) is part of that close's site. */
 function reportedAt(site: FoundSite): { line: number; column: number } {
@@ -93,18 +95,26 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
   }
 
   const effective = result.imported.length > 0 ? (options.helperModule?.bounds ?? bounds) : bounds;
-  const notes = [effective.drainTimeoutMs === 0 ? UNBOUNDED_REASON : null, generatedNote(text, filePath)].filter((note) => note !== null);
+  const helperPath = result.imported.length > 0 ? options.helperModule?.path : undefined;
+  const notes = [effective.drainTimeoutMs === 0 ? UNBOUNDED_REASON : null, generatedNote(text, filePath, helperPath)].filter((note) => note !== null);
   const results: SiteResult[] = [];
   for (const plan of plans) {
     const reason = plan.kind === 'manual' ? plan.reason : rolledBack.get(plan);
+    const siteNotes = effective.drainMaxBytes > 0 && countsMessages(plan) ? [MESSAGES_NOTE, ...notes] : notes;
     for (const site of sitesOf(plan)) {
       if (reason !== undefined) results.push({ ...reportedAt(site), status: 'manual', reason });
-      else results.push({ ...reportedAt(site), status: 'fixed', ...(notes.length > 0 ? { reason: notes.join('; ') } : {}) });
+      else results.push({ ...reportedAt(site), status: 'fixed', ...(siteNotes.length > 0 ? { reason: siteNotes.join('; ') } : {}) });
     }
   }
   const siteResults = oneResultPerSite(results);
   if (result.output === null) return { output: null, sites: siteResults, helperPieces: [] };
   return { output: (hasBom ? BOM : '') + result.output, sites: siteResults, helperPieces: result.imported };
+}
+
+/** The drain reads parsed messages, not the body, so its byte limit does not see what the parser drops. */
+function countsMessages(plan: Plan): boolean {
+  if (plan.kind === 'reader') return plan.method === 'next';
+  return plan.kind === 'loop' && plan.drain.kind === 'iterator' && !plan.drain.bytes;
 }
 
 /** One result per reported site, sorted; a site with a manual part is manual. */

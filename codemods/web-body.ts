@@ -5,23 +5,26 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 interface VariableLike {
   defs: Array<{ type: string; name: Node; node: Node }>;
-  references: Array<{ init?: boolean; writeExpr?: unknown }>;
+  references: Array<{ init?: boolean; writeExpr?: unknown; identifier: Node }>;
 }
 interface ScopeLike {
   set: Map<string, VariableLike>;
   upper: ScopeLike | null;
 }
 
+type WebBodyKind = 'response' | 'body';
+
 /**
  * Whether `expression` is provably a fetch `Response` (`'response'`) or the web `ReadableStream` of its body (`'body'`),
  * from syntax: a variable never reassigned that is annotated with the global `Response`/`ReadableStream` or initialised
- * by `await fetch(…)` (the global fetch), or `.body` of such a response. A custom response class (one the file imports
- * or declares under that name) proves nothing.
+ * by `await fetch(…)` (the global fetch), `.body` of such a response, or a parameter of a function of this file that
+ * only this file calls, and every call passes such a value there. A custom response class (one the file imports or
+ * declares under that name) proves nothing.
  */
-export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response' | 'body' | null {
+export function webBodyKind(expression: Node, sourceCode: SourceCode, seen: ReadonlySet<Node> = new Set()): WebBodyKind | null {
   const node = expression.type === AST_NODE_TYPES.TSNonNullExpression ? (expression.expression as Node) : expression;
   if (node.type === AST_NODE_TYPES.MemberExpression && !node.computed && propertyName(node) === 'body') {
-    return webBodyKind(node.object, sourceCode) === 'response' ? 'body' : null;
+    return webBodyKind(node.object, sourceCode, seen) === 'response' ? 'body' : null;
   }
   if (node.type !== AST_NODE_TYPES.Identifier) return null;
   const variable = lookup(node.name, node, sourceCode);
@@ -30,6 +33,7 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response
   const def = variable.defs[0];
   const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
+  if (def.type === 'Parameter') return parameterKind(def.name, def.node, sourceCode, seen);
   if (def.type !== 'Variable') return null;
   const init = (def.node as TSESTree.VariableDeclarator).init as Node | null;
   if (!init || def.node.type !== AST_NODE_TYPES.VariableDeclarator || (def.node).id !== def.name) return null;
@@ -39,8 +43,51 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode): 'response
       return 'response';
     }
   }
-  if (init.type === AST_NODE_TYPES.MemberExpression) return webBodyKind(init, sourceCode) === 'body' ? 'body' : null;
+  if (init.type === AST_NODE_TYPES.MemberExpression) return webBodyKind(init, sourceCode, seen) === 'body' ? 'body' : null;
   return null;
+}
+
+/**
+ * A plain parameter of a function that is a local name (`function f(…)`, `const f = (…) => …`) not exported, whose every
+ * use is a direct call: what all those calls pass at its position is what it is.
+ */
+function parameterKind(parameter: Node, fn: Node, sourceCode: SourceCode, seen: ReadonlySet<Node>): WebBodyKind | null {
+  if (seen.has(parameter) || !('params' in fn)) return null;
+  const index = (fn.params as Node[]).indexOf(parameter);
+  const name = functionName(fn);
+  if (index < 0 || !name) return null;
+  const variable = lookup(name.name, name, sourceCode);
+  const calls = variable?.references.filter((reference) => !reference.init) ?? [];
+  if (!variable || variable.defs.length !== 1 || calls.length === 0) return null;
+  const within = new Set([...seen, parameter]);
+  let kind: WebBodyKind | null = null;
+  for (const { identifier } of calls) {
+    const call = identifier.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== identifier) return null;
+    const passed = call.arguments.slice(0, index + 1);
+    if (passed.length <= index || passed.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement)) return null;
+    const argumentKind = webBodyKind(passed[index], sourceCode, within);
+    if (!argumentKind || (kind && kind !== argumentKind)) return null;
+    kind = argumentKind;
+  }
+  return kind;
+}
+
+/** The name a function is declared under in its module, where nothing exports it. */
+function functionName(fn: Node): TSESTree.Identifier | null {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) {
+    return fn.id && !isExported(fn) ? fn.id : null;
+  }
+  const declarator = fn.parent;
+  if ((fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) || declarator?.type !== AST_NODE_TYPES.VariableDeclarator) return null;
+  const declaration = declarator.parent;
+  if (declarator.init !== fn || declarator.id.type !== AST_NODE_TYPES.Identifier || declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') return null;
+  return isExported(declaration) ? null : declarator.id;
+}
+
+function isExported(declaration: Node): boolean {
+  const parent = declaration.parent?.type;
+  return parent === AST_NODE_TYPES.ExportNamedDeclaration || parent === AST_NODE_TYPES.ExportDefaultDeclaration;
 }
 
 /**
@@ -69,7 +116,7 @@ function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | u
   return undefined;
 }
 
-function annotationKind(type: TSESTree.TypeNode | undefined, at: Node, sourceCode: SourceCode): 'response' | 'body' | null {
+function annotationKind(type: TSESTree.TypeNode | undefined, at: Node, sourceCode: SourceCode): WebBodyKind | null {
   if (!type) return null;
   if (type.type === AST_NODE_TYPES.TSUnionType) {
     const kinds = type.types

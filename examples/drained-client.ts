@@ -1,6 +1,11 @@
 // The same SSE client written correctly: after `[DONE]` it remembers the terminal event
 // and keeps reading to EOF, so the connection returns to the pool. If EOF does not come
-// within a small budget it falls back to the original cancel.
+// within a small budget, or the tail runs past a byte limit, it falls back to the
+// original cancel. The answer is complete at `[DONE]`: an error while draining (a reset)
+// is not the caller's.
+
+const DRAIN_TIMEOUT_MS = 1000;
+const DRAIN_MAX_BYTES = 128 * 1024;
 
 export async function streamChatDrained(baseUrl: string, prompt: string, onToken: (token: string) => void): Promise<void> {
   const res = await fetch(`${baseUrl}/v1/chat/completions`, {
@@ -14,12 +19,20 @@ export async function streamChatDrained(baseUrl: string, prompt: string, onToken
   const decoder = new TextDecoder();
   let buffer = '';
   let sawTerminalEvent = false;
+  let drainedBytes = 0;
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  const giveUp = (): void => {
+    reader.cancel().catch(() => {});
+  };
   try {
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (sawTerminalEvent) continue;
+      if (sawTerminalEvent) {
+        drainedBytes += value.byteLength;
+        if (drainedBytes > DRAIN_MAX_BYTES) giveUp();
+        continue;
+      }
       buffer += decoder.decode(value, { stream: true });
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
@@ -28,12 +41,14 @@ export async function streamChatDrained(baseUrl: string, prompt: string, onToken
         const data = line.slice('data: '.length);
         if (data === '[DONE]') {
           sawTerminalEvent = true;
-          drainTimer = setTimeout(() => void reader.cancel(), 1000);
+          drainTimer = setTimeout(giveUp, DRAIN_TIMEOUT_MS);
           break;
         }
         onToken(JSON.parse(data).choices[0]?.delta.content ?? '');
       }
     }
+  } catch (error) {
+    if (!sawTerminalEvent) throw error;
   } finally {
     clearTimeout(drainTimer);
   }

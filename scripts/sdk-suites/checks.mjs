@@ -1,7 +1,7 @@
 // What a maintainer's own tooling says about the files the fix changed: the repository's lint and
 // format checks run on exactly those files after the fix and, on the same files, before it (the
-// rewrite stashed away for that run), and how much each file grew and how long its lines got.
-import { readFile } from 'node:fs/promises';
+// committed text put back for that run), and how much each file grew and how long its lines got.
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from './run.mjs';
 
@@ -84,20 +84,28 @@ export async function runChecks(checks, dir, files, env) {
 }
 
 /**
- * The same checks on the same files before the fix: the rewrite is stashed (created files too),
- * the files that existed are checked, and the rewrite is put back.
+ * The same checks on the same files before the fix: each changed file is put back as the commit has
+ * it (a created one removed), the files that existed are checked, and the rewrite is written back.
+ * No `git stash`: it writes trees, which fails in a checkout that leaves absent blobs out.
  * @param {import('./sdks.mjs').Check[]} checks @param {string} dir
  * @param {{ path: string, created: boolean }[]} files @param {NodeJS.ProcessEnv} env
  */
 export async function runChecksBefore(checks, dir, files, env) {
   if (files.length === 0) return runChecks(checks, dir, [], env);
-  const stash = await run('git', ['stash', 'push', '--quiet', '--include-untracked'], { cwd: dir });
-  if (stash.code !== 0) throw new Error(`git stash failed in ${dir}: ${stash.stderr}`);
+  const rewritten = await Promise.all(files.map(async (file) => ({ ...file, text: await readFile(path.join(dir, file.path)) })));
   try {
+    for (const file of rewritten) {
+      if (file.created) {
+        await rm(path.join(dir, file.path));
+        continue;
+      }
+      const original = await run('git', ['show', `HEAD:${file.path}`], { cwd: dir });
+      if (original.code !== 0) throw new Error(`git show HEAD:${file.path} failed in ${dir}: ${original.stderr}`);
+      await writeFile(path.join(dir, file.path), original.stdout);
+    }
     return await runChecks(checks, dir, files.filter((file) => !file.created).map((file) => file.path), env);
   } finally {
-    const pop = await run('git', ['stash', 'pop', '--quiet'], { cwd: dir });
-    if (pop.code !== 0) throw new Error(`git stash pop failed in ${dir} (the rewrite is in \`git stash list\`): ${pop.stderr}`);
+    for (const file of rewritten) await writeFile(path.join(dir, file.path), file.text);
   }
 }
 

@@ -2,7 +2,7 @@
  * The helper module `drainguard fix` writes must pass the checks SDK repositories run on their own code: typescript-
  * eslint's strict and stylistic type-checked presets, the rules maintainers named against the earlier helpers (braces
  * on every `if`, property-style signatures, no comma operator, no nested ternary, no empty function, no await in a
- * loop, no `await` expression member), oxlint's correctness, suspicious and perf categories, and a strict type-check.
+ * loop, no `await` expression member, await rather than then(), no useless undefined), oxlint's correctness, suspicious and perf categories, and a strict type-check.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,8 +81,8 @@ describe('the helper module (every piece)', () => {
     writeFileSync(join(work, 'drain-body.ts'), moduleText(true));
     writeFileSync(join(work, 'drain-body.js'), moduleText(false));
     const oxlint = join(ROOT, 'node_modules/.bin/oxlint');
-    const rules = ['correctness', 'suspicious', 'perf', 'curly', 'no-sequences', 'no-nested-ternary', 'no-empty-function', 'typescript/method-signature-style', 'typescript/no-explicit-any', 'unicorn/no-await-expression-member'];
-    const { stdout } = await run(oxlint, [...rules.flatMap((rule) => ['-D', rule]), 'drain-body.ts', 'drain-body.js'], { cwd: work });
+    const rules = ['correctness', 'suspicious', 'perf', 'curly', 'no-sequences', 'no-nested-ternary', 'no-empty-function', 'typescript/method-signature-style', 'typescript/no-explicit-any', 'unicorn/no-await-expression-member', 'promise/prefer-await-to-then', 'unicorn/no-useless-undefined', 'unicorn/no-negated-condition'];
+    const { stdout } = await run(oxlint, ['--promise-plugin', ...rules.flatMap((rule) => ['-D', rule]), 'drain-body.ts', 'drain-body.js'], { cwd: work });
     expect(stdout).toContain('Found 0 warnings and 0 errors.');
   }, 60_000);
 });
