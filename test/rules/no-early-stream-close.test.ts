@@ -8,7 +8,7 @@ import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
 import { foreignCodeInvalid, foreignCodeValid } from './cases-foreign-code.js';
-import { withSuggestions } from './suggestions.js';
+import { openBook } from './suggestions.js';
 import { readFileSync } from 'node:fs';
 
 const invalid = [...baseInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid];
@@ -21,6 +21,11 @@ EslintRuleTester.itOnly = it.only;
 RuleTester.afterAll = afterAll;
 
 const eslintRule = asESLintRule(rule);
+
+// The literal suggestions of each suite (test/rules/fixtures/suggestions/*.txt).
+const syntaxBook = await openBook('typescript-parser');
+const espreeBook = await openBook('espree');
+const typedBook = await openBook('typed');
 
 const toTs = (testCase: InvalidCase | ValidCase) => ({
   name: testCase.name,
@@ -58,13 +63,13 @@ new RuleTester({
   ],
   invalid: [
     // The default file name of this RuleTester (JSX enabled) is react.tsx.
-    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: withSuggestions(testCase, testCase.filename ?? 'react.tsx') })),
+    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: syntaxBook.expect(testCase, testCase.filename ?? 'react.tsx') })),
     {
       name: 'useTypes without type information falls back to syntax (still reports)',
       code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }',
       options: [{ useTypes: true }],
-      errors: withSuggestions(
-        { name: '', code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }', errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }] },
+      errors: syntaxBook.expect(
+        { name: 'useTypes without type information', code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }', errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }] },
         'react.tsx',
       ),
     },
@@ -79,6 +84,7 @@ new RuleTester({
     },
   ],
 });
+syntaxBook.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -97,7 +103,7 @@ describe('espree (ESLint RuleTester)', () => {
 new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', eslintRule, {
   valid: jsValid.map(toJs),
   invalid: [
-    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: withSuggestions(testCase, 'case.js') })),
+    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: espreeBook.expect(testCase, 'case.js') })),
     // Full message texts: the stream and the terminal event are named, and what to do is said.
     {
       name: 'message text: explicit close',
@@ -172,6 +178,7 @@ new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'mo
     },
   ],
 });
+espreeBook.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -192,9 +199,10 @@ new RuleTester({
   valid: typedValid.map(toTs),
   invalid: typedInvalid.map((testCase) => ({
     ...toTs(testCase),
-    errors: withSuggestions(testCase, path.join(typedRoot, testCase.filename ?? 'file.ts'), { types: true, cwd: typedRoot }),
+    errors: typedBook.expect(testCase, path.join(typedRoot, testCase.filename ?? 'file.ts'), { types: true, cwd: typedRoot }),
   })),
 });
+typedBook.close();
 });
 
 // ---------------------------------------------------------------------------------------------
