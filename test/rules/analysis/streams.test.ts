@@ -4,6 +4,7 @@
 // call it comes from, or as the resolver's string for a response known only by its name.
 import tsParser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../../rules/analysis/ast.js';
@@ -29,7 +30,7 @@ function families(code: string): Array<[Probe, string | null]> {
         kind === 'probe' ? streams.familyOf(argument) : kind === 'probeRead' ? streams.readResultFamily(argument) : streams.eofFamily(argument);
       return {
         CallExpression(node: TSESTree.CallExpression) {
-          if (node.callee.type !== 'Identifier' || !PROBES.includes(node.callee.name)) return;
+          if (node.callee.type !== AST_NODE_TYPES.Identifier || !PROBES.includes(node.callee.name)) return;
           const kind = node.callee.name as Probe;
           for (const argument of node.arguments) found.push([kind, show(ask(kind, argument))]);
         },
