@@ -40,7 +40,7 @@ function timeLimitMs(batchBytes: number): number {
   return fromEnv > 0 ? fromEnv : 120_000 + 30 * Math.ceil(batchBytes / 1024);
 }
 
-interface OxlintDiagnostic {
+export interface OxlintDiagnostic {
   message: string;
   code?: string;
   filename: string;
@@ -259,7 +259,7 @@ function readSuggestions(file: string, cwd: string): Map<string, SuggestionRecor
  * diagnostic names a file that is not in it (a path oxlint spelled differently: no file of the
  * batch could then be called clean).
  */
-function toResults(
+export function toResults(
   batch: readonly SourceFile[],
   diagnostics: readonly OxlintDiagnostic[],
   suggestions: Map<string, SuggestionRecord['suggestions']>,

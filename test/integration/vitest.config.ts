@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Slow integration runs, apart from `npm test` (whose config excludes this folder).
+// The slow integration runs (`npm run test:integration`), apart from `npm test`, whose config excludes this folder:
+// the packed tarball in fresh projects, pre-commit try-repo, real clients against counting servers for every
+// rewritten shape, the three lint engines compared, and the corpus sweep.
 export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/integration/**/*.test.ts'],
     globalSetup: ['test/setup/build.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

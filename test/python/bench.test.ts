@@ -19,14 +19,13 @@ describe.skipIf(missing !== null)('bench:keepalive --client python', () => {
   it('early-close opens one connection per call; the drainguard rewrite and the hand-drained client one in all, with the same messages', async () => {
     const run = await bench(['--client', 'python', '--calls', '8', '--rtt', '0', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as { variants: { name: string; connections: number; p50Ms: number; p95Ms: number }[] };
+    const report = JSON.parse(run.stdout) as { variants: { name: string; connections: number }[] };
     expect(report).toMatchObject({ calls: 8, rttMs: 0, tls: false, client: 'python' });
     expect(report.variants.map((variant) => [variant.name, variant.connections])).toEqual([
       ['early-close', 8],
       ['drainguard-fixed', 1],
       ['hand-drained', 1],
     ]);
-    for (const variant of report.variants) expect(variant.p95Ms).toBeGreaterThanOrEqual(variant.p50Ms);
   });
 
   it('refuses --client python with the MCP peer or TLS (usage error, exit 2)', async () => {

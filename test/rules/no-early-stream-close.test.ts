@@ -8,7 +8,7 @@ import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
 import { foreignCodeInvalid, foreignCodeValid } from './cases-foreign-code.js';
-import { withSuggestions } from './suggestions.js';
+import { openBook } from './suggestions.js';
 import { readFileSync } from 'node:fs';
 
 const invalid = [...baseInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid];
@@ -21,6 +21,11 @@ EslintRuleTester.itOnly = it.only;
 RuleTester.afterAll = afterAll;
 
 const eslintRule = asESLintRule(rule);
+
+// The literal suggestions of each suite (test/rules/fixtures/suggestions/*.txt).
+const syntaxBook = await openBook('typescript-parser');
+const espreeBook = await openBook('espree');
+const typedBook = await openBook('typed');
 
 const toTs = (testCase: InvalidCase | ValidCase) => ({
   name: testCase.name,
@@ -58,13 +63,13 @@ new RuleTester({
   ],
   invalid: [
     // The default file name of this RuleTester (JSX enabled) is react.tsx.
-    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: withSuggestions(testCase, testCase.filename ?? 'react.tsx') })),
+    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: syntaxBook.expect(testCase, testCase.filename ?? 'react.tsx') })),
     {
       name: 'useTypes without type information falls back to syntax (still reports)',
       code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }',
       options: [{ useTypes: true }],
-      errors: withSuggestions(
-        { name: '', code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }', errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }] },
+      errors: syntaxBook.expect(
+        { name: 'useTypes without type information', code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }', errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }] },
         'react.tsx',
       ),
     },
@@ -79,6 +84,7 @@ new RuleTester({
     },
   ],
 });
+syntaxBook.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -97,7 +103,7 @@ describe('espree (ESLint RuleTester)', () => {
 new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', eslintRule, {
   valid: jsValid.map(toJs),
   invalid: [
-    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: withSuggestions(testCase, 'case.js') })),
+    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: espreeBook.expect(testCase, 'case.js') })),
     // Full message texts: the stream and the terminal event are named, and what to do is said.
     {
       name: 'message text: explicit close',
@@ -172,6 +178,7 @@ new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'mo
     },
   ],
 });
+espreeBook.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -192,9 +199,10 @@ new RuleTester({
   valid: typedValid.map(toTs),
   invalid: typedInvalid.map((testCase) => ({
     ...toTs(testCase),
-    errors: withSuggestions(testCase, path.join(typedRoot, testCase.filename ?? 'file.ts'), { types: true, cwd: typedRoot }),
+    errors: typedBook.expect(testCase, path.join(typedRoot, testCase.filename ?? 'file.ts'), { types: true, cwd: typedRoot }),
   })),
 });
+typedBook.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -219,19 +227,13 @@ describe('no-early-stream-close (Linter)', () => {
     expect(messages.map((message) => [message.line, message.column, message.messageId])).toEqual([[8, 9, 'explicitClose']]);
   });
 
-  it('handles a large generated file with many sites in linear-looking time', () => {
+  // Speed is measured by `npm run bench:lint`, not asserted here; a path enumeration would not finish these.
+  it('reports every site of a generated file with many functions, each on its own break', () => {
     const unit = (i: number) =>
       `async function f${i}(res) {\n  for await (const c of res.body) {\n    if (c.type === 'done' && c.index === ${i}) break;\n    if (c.error) { res.body.cancel(); }\n  }\n}\n`;
-    const small = Array.from({ length: 200 }, (_, i) => unit(i)).join('');
-    const big = Array.from({ length: 2000 }, (_, i) => unit(i)).join('');
-    const linter = new Linter();
-    const t0 = performance.now();
-    expect(linter.verify(small, config)).toHaveLength(200);
-    const t1 = performance.now();
-    expect(linter.verify(big, config)).toHaveLength(2000);
-    const t2 = performance.now();
-    // 10x the code should not cost much more than 10x the time (generous bound against path enumeration).
-    expect(t2 - t1).toBeLessThan(Math.max(40 * (t1 - t0), 2000));
+    const code = Array.from({ length: 300 }, (_, i) => unit(i)).join('');
+    const messages = new Linter().verify(code, config);
+    expect(messages.map((message) => [message.line, message.column])).toEqual(Array.from({ length: 300 }, (_, i) => [6 * i + 3, 44 + String(i).length]));
   });
 
   it('a deeply nested chain of completion tests does not blow up (no path enumeration)', () => {
@@ -239,9 +241,7 @@ describe('no-early-stream-close (Linter)', () => {
     let body = '';
     for (let i = 0; i < depth; i++) body += `if (v.k${i} === 'done') { a${i}(); } else { b${i}(); }\n`;
     const code = `async function f(res) {\n  const reader = res.body.getReader();\n  const { value: v } = await reader.read();\n${body}  reader.cancel();\n}\n`;
-    const t0 = performance.now();
     const messages = new Linter().verify(code, config);
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(messages).toHaveLength(1);
     expect(messages[0].line).toBe(depth + 4);
   });

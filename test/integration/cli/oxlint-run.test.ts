@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OxlintEngine } from '../../cli/oxlint-engine.js';
-import { EARLY_CANCEL_JS, EARLY_CANCEL_POSITION } from './sources.js';
+import { OxlintEngine } from '../../../cli/oxlint-engine.js';
+import { EARLY_CANCEL_JS, EARLY_CANCEL_POSITION } from '../../cli/sources.js';
 
 let dir: string | undefined;
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyCodemod } from '../support/codemod.mjs';
-import { measureKeepAlive } from '../support/keepalive.mjs';
-import { expectedMessages, type StreamFormat } from '../support/sse-server.mjs';
+import { applyCodemod } from '../../support/codemod.mjs';
+import { measureKeepAlive } from '../../support/keepalive.mjs';
+import { expectedMessages, type StreamFormat } from '../../support/sse-server.mjs';
 
 interface Shape {
   name: string;
@@ -12,7 +12,7 @@ interface Shape {
 
 const client = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 const SHAPES: Shape[] = [
-  { name: 'while (true) reader loop, cancel() and return', path: fileURLToPath(new URL('../../bench/clients/early-close.mjs', import.meta.url)), format: 'sse' },
+  { name: 'while (true) reader loop, cancel() and return', path: fileURLToPath(new URL('../../../bench/clients/early-close.mjs', import.meta.url)), format: 'sse' },
   { name: 'for await over an iterator built on the body, break', path: client('./clients/for-await-break.mjs'), format: 'sse' },
   { name: 'for await, value returned from the completion branch', path: client('./clients/for-await-return.mjs'), format: 'sse' },
   { name: 'pull() of an underlying source', path: client('./clients/pull-source.mjs'), format: 'sse' },

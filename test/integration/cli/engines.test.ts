@@ -10,8 +10,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EARLY_CANCEL_JS, EARLY_CANCEL_TS, FOR_AWAIT_BREAK_JS, UNPARSABLE_JS } from './sources.js';
-import { ROOT, parseJson, runCli, tempProject, type CliRun } from './helpers.js';
+import { EARLY_CANCEL_JS, EARLY_CANCEL_TS, FOR_AWAIT_BREAK_JS, UNPARSABLE_JS } from '../../cli/sources.js';
+import { ROOT, parseJson, runCli, tempProject, type CliRun } from '../../cli/helpers.js';
 
 function fixtureFiles(): Record<string, string> {
   const files: Record<string, string> = {};

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rewritePython } from '../../codemods/python/rewrite.js';
-import { startHostileServer, type HostileMode, type HostileServer } from '../support/python-hostile-server.mjs';
-import { modernPython, pythonHttpxMissing, pythonTrioMissing, runPythonPlan } from '../support/python-keepalive.mjs';
-import { expectedMessages } from '../support/sse-server.mjs';
+import { rewritePython } from '../../../codemods/python/rewrite.js';
+import { startHostileServer, type HostileMode, type HostileServer } from '../../support/python-hostile-server.mjs';
+import { modernPython, pythonHttpxMissing, pythonTrioMissing, runPythonPlan } from '../../support/python-keepalive.mjs';
+import { expectedMessages } from '../../support/sse-server.mjs';
 
 const missing = pythonHttpxMissing();
 const trioMissing = missing ?? pythonTrioMissing();
@@ -23,7 +23,7 @@ const EVENTS = expectedMessages(2, 'sse');
 const work = mkdtempSync(path.join(tmpdir(), 'drainguard-python-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const clientPath = (file: string): string => fileURLToPath(new URL(`../support/python-clients/${file}`, import.meta.url));
+const clientPath = (file: string): string => fileURLToPath(new URL(`../../support/python-clients/${file}`, import.meta.url));
 
 /** What each bound needs declared (a pyproject.toml next to the rewritten client). */
 const DECLARATIONS: Record<string, string> = {

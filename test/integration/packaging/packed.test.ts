@@ -7,7 +7,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sarifValidator } from '../cli/sarif-schema.js';
+import { sarifValidator } from '../../cli/sarif-schema.js';
 import {
   FIXTURES,
   ROOT,

@@ -5,9 +5,9 @@
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyCodemod } from '../support/codemod.mjs';
-import { measureKeepAlive } from '../support/keepalive.mjs';
-import { expectedMessages } from '../support/sse-server.mjs';
+import { applyCodemod } from '../../support/codemod.mjs';
+import { measureKeepAlive } from '../../support/keepalive.mjs';
+import { expectedMessages } from '../../support/sse-server.mjs';
 
 const CLIENT = fileURLToPath(new URL('./clients/parser-over-response.mjs', import.meta.url));
 const CALLS = 20;
