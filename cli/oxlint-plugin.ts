@@ -31,7 +31,7 @@ interface SuggestionResult {
 
 /**
  * Only what the rule's suggestions call: one `replaceTextRange` per suggestion (the rule merges its
- * edits itself, codemods/layout.ts mergeEdits), which ESLint records as it is. Anything else throws,
+ * edits itself, rules/contract/apply-edits.ts mergeEdits), which ESLint records as it is. Anything else throws,
  * and that report gets no record (ESLint then lints the file).
  */
 const fixer = {

@@ -1,12 +1,13 @@
 import { drainBounds, type DrainOptions } from '../../rules/contract/drain-options.js';
 import type { SharedRuleOptions } from '../../rules/contract/rule-options.js';
-import { analyzePython, pythonAnalysisOptions, type PythonAnalysisOptions, type PythonReport } from '../../rules/python/analyze.js';
+import { analyzePython, type PythonReport } from '../../rules/python/analyze.js';
+import { pythonAnalysisOptions, type PythonAnalysisOptions } from '../../rules/python/options.js';
 import { collectBindings, isAsync, named } from '../../rules/python/build.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
 import { StreamScope, lastName, unwrap } from '../../rules/python/streams.js';
 import { isSuppressed } from '../../rules/python/suppression.js';
 import { pythonSyntaxError } from '../../rules/python/syntax-error.js';
-import { isResponseName } from '../../rules/vocabulary.js';
+import { isResponseName } from '../../rules/contract/vocabulary.js';
 import type { RewriteResult, SiteResult } from '../rewrite.js';
 import { chooseBound } from './bound.js';
 import { DOCSTRING_START, helperText } from './helper-text.js';

@@ -1,6 +1,6 @@
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { Effect } from './branch-tests.js';
-import type { Family } from './streams.js';
+import type { Effect } from './effect.js';
+import type { Family } from './effect.js';
 
 type Segment = TSESLint.CodePathSegment;
 type CodePath = TSESLint.CodePath;

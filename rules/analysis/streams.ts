@@ -1,5 +1,6 @@
 import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, propertyName, unwrap, type Node } from './ast.js';
+import type { Family } from './effect.js';
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { calledFunction, ownReturns } from './function-results.js';
@@ -9,8 +10,6 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 type Scope = TSESLint.Scope.Scope;
 type Variable = TSESLint.Scope.Variable;
 
-/** Identity of one response: the request call, or the variable/field that holds it when its origin is unknown. */
-export type Family = object | string;
 
 const STREAM_TYPE_NAMES = new Set([
   'Response', 'ReadableStream', 'ReadableStreamDefaultReader', 'ReadableStreamReader',

@@ -1,11 +1,9 @@
-import type { SharedRuleOptions } from '../contract/rule-options.js';
-import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../vocabulary.js';
 import { solve, type CloseSite } from './cfg.js';
 import { GraphBuilder, type OuterCloser } from './build.js';
 import { outerClosers } from './outer-closers.js';
 import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
-import { DEFAULT_PYTHON_CLOSE_METHODS } from './streams.js';
+import { pythonAnalysisOptions, type PythonAnalysisOptions } from './options.js';
 
 export interface PythonReport {
   site: CloseSite;
@@ -29,33 +27,6 @@ const STOP_ITERATION = /\braise\s+Stop(?:Async)?Iteration\b/;
  * `aconnect_sse(...)`, `client.sse(...)`, `EventSource(...)`, `stream=True`, an aiohttp session).
  */
 const STREAM_EVIDENCE = /[Rr]esponse|RESPONSE|(?<![A-Za-z])(?:[Rr]esp?|RESP?)(?![a-z])|\b(?:stream|sse|connect_sse|EventSource)\s*\(|\bstream\s*=\s*True|[Ss]ession/;
-
-/** The Python analysis's view of the rule options: compiled patterns and the close methods as a set. */
-export interface PythonAnalysisOptions {
-  patterns: readonly RegExp[];
-  closeMethods: ReadonlySet<string>;
-  /** Matches the text of an explicit close call (the pre-filter's first test). */
-  explicitClose: RegExp;
-}
-
-const cache = new Map<string, PythonAnalysisOptions>();
-
-/** The rule options as the Python analysis uses them (each list given replaces its defaults), compiled once per distinct value. */
-export function pythonAnalysisOptions(options: SharedRuleOptions = {}): PythonAnalysisOptions {
-  const key = JSON.stringify([options.terminalPatterns ?? null, options.closeMethods ?? null]);
-  let compiled = cache.get(key);
-  if (!compiled) {
-    const methods = options.closeMethods ?? DEFAULT_PYTHON_CLOSE_METHODS;
-    const names = methods.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    compiled = {
-      patterns: compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS),
-      closeMethods: new Set(methods),
-      explicitClose: names ? new RegExp(`\\.\\s*(?:${names})\\s*\\(`) : /(?!)/,
-    };
-    cache.set(key, compiled);
-  }
-  return compiled;
-}
 
 const DEFAULTS = pythonAnalysisOptions();
 

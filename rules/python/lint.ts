@@ -1,6 +1,7 @@
 import type { Linter } from 'eslint';
 import type { SharedRuleOptions } from '../contract/rule-options.js';
-import { analyzePython, mayReportPython, pythonAnalysisOptions } from './analyze.js';
+import { analyzePython, mayReportPython } from './analyze.js';
+import { pythonAnalysisOptions } from './options.js';
 import { parsePython } from './parser.js';
 import { isSuppressed } from './suppression.js';
 import { pythonSyntaxError } from './syntax-error.js';

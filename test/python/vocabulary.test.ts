@@ -1,13 +1,13 @@
-// One vocabulary for both front ends: the JavaScript rule's words.ts re-exports rules/vocabulary.ts,
+// One vocabulary for both front ends: the JavaScript rule's words.ts re-exports rules/contract/vocabulary.ts,
 // which the Python front end imports directly.
 import { describe, expect, it } from 'vitest';
 import * as words from '../../rules/analysis/words.js';
-import * as vocabulary from '../../rules/vocabulary.js';
+import * as vocabulary from '../../rules/contract/vocabulary.js';
 import { lintPythonText } from '../../rules/python/lint.js';
 import { lintText } from '../support/lint-text.js';
 
 describe('the shared vocabulary', () => {
-  it('words.ts exports the same functions and patterns as rules/vocabulary.ts', () => {
+  it('words.ts exports the same functions and patterns as rules/contract/vocabulary.ts', () => {
     for (const name of ['DEFAULT_TERMINAL_PATTERNS', 'JSON_RPC_REPLY_TOKEN', 'compilePatterns', 'exemptKind', 'isExemptToken', 'isResponseName', 'matchesTerminal', 'toSnake', 'words'] as const) {
       expect(words[name], name).toBe(vocabulary[name]);
     }

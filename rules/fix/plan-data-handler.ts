@@ -1,8 +1,8 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
-import type { StreamResolver } from '../rules/analysis/streams.js';
-import type { FoundSite } from './find-sites.js';
+import { calleeName, unwrap, type Node } from '../analysis/ast.js';
+import type { StreamResolver } from '../analysis/streams.js';
+import type { StreamSite } from '../analysis/site.js';
 import { giveUpFor, type GiveUp } from './give-up.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -12,7 +12,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
  */
 export interface DataHandlerPlan {
   kind: 'dataHandler';
-  site: FoundSite;
+  site: StreamSite;
   statement: Node;
   /** The stream whose 'data' handler holds the close, as written there (`res`, `res.data`, `body`). */
   stream: string;
@@ -44,12 +44,12 @@ export function dataHandlerCall(fn: Node): TSESTree.CallExpression | null {
  * is the close, or null when the close is used as a value.
  */
 export function planDataHandler(
-  site: FoundSite,
+  site: StreamSite,
   handler: Node,
   statement: Node | null,
   streams: StreamResolver,
   sourceCode: SourceCode,
-): DataHandlerPlan | { kind: 'manual'; site: FoundSite; reason: string } {
+): DataHandlerPlan | { kind: 'manual'; site: StreamSite; reason: string } {
   const manual = (reason: string) => ({ kind: 'manual' as const, site, reason });
   const call = dataHandlerCall(handler)!;
   const callee = unwrap(call.callee);

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyName, unwrap, type Node } from '../rules/analysis/ast.js';
+import { calleeName, propertyName, unwrap, type Node } from '../analysis/ast.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 interface VariableLike {

@@ -1,11 +1,12 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node } from '../rules/analysis/ast.js';
-import { BranchTestClassifier } from '../rules/analysis/branch-tests.js';
-import { StreamResolver, type Family } from '../rules/analysis/streams.js';
-import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../rules/analysis/words.js';
-import { innermostLeftAsyncLoop, jumpTarget } from '../rules/no-early-stream-close.js';
-import type { FoundSite } from './find-sites.js';
+import { calleeName, isFunction, isLoop, propertyName, unwrap, walk, type Node } from '../analysis/ast.js';
+import { BranchTestClassifier } from '../analysis/branch-tests.js';
+import type { Family } from '../analysis/effect.js';
+import { StreamResolver } from '../analysis/streams.js';
+import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../analysis/words.js';
+import { innermostLeftAsyncLoop, jumpTarget } from '../analysis/jumps.js';
+import type { StreamSite } from '../analysis/site.js';
 import { abortGiveUp, giveUpFor, stableGiveUp, type GiveUp } from './give-up.js';
 import { dataHandlerCall, planDataHandler, type DataHandlerPlan } from './plan-data-handler.js';
 import { terminalFlag } from './plan-flag.js';
@@ -20,7 +21,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
  */
 export interface ReaderPlan {
   kind: 'reader';
-  site: FoundSite;
+  site: StreamSite;
   statement: Node;
   /** The drained reader or iterator, as written at the close. */
   drained: string;
@@ -38,7 +39,7 @@ export interface ReaderPlan {
 
 /** A site inside a `for await`: the loop iterates a drainable wrapper; the completion branch hands the rest of it to a background drain. */
 export interface LoopChange {
-  site: FoundSite;
+  site: StreamSite;
   statement: Node;
   /** `close`: the close statement is replaced by the hand-off; `jump`: the hand-off goes before the break/return/continue. */
   kind: 'close' | 'jump';
@@ -63,7 +64,7 @@ export interface LoopPlan {
 
 export interface ManualPlan {
   kind: 'manual';
-  site: FoundSite;
+  site: StreamSite;
   reason: string;
 }
 
@@ -95,7 +96,7 @@ export interface PlanOptions {
  * (its class members and type information included), so the plan reads the streams, loops and readers as the rule did.
  */
 export function planSites(
-  sites: readonly FoundSite[],
+  sites: readonly StreamSite[],
   sourceCode: SourceCode,
   streams: StreamResolver = resolverFor(sourceCode, sites),
   options: PlanOptions = {},
@@ -106,7 +107,7 @@ export function planSites(
   let classifier: BranchTestClassifier | undefined;
   const classify = (): BranchTestClassifier =>
     (classifier ??= new BranchTestClassifier(streams, compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS), text));
-  const manual = (site: FoundSite, reason: string): void => {
+  const manual = (site: StreamSite, reason: string): void => {
     plans.push({ kind: 'manual', site, reason });
   };
   const loopPlanFor = (loop: TSESTree.ForOfStatement): LoopPlan => {
@@ -261,7 +262,7 @@ function iteratorGiveUp(close: TSESTree.CallExpression, iterator: Node, family: 
   return controller ? abortGiveUp(controller) : null;
 }
 
-function resolverFor(sourceCode: SourceCode, sites: readonly FoundSite[]): StreamResolver {
+function resolverFor(sourceCode: SourceCode, sites: readonly StreamSite[]): StreamResolver {
   const fromRule = sites.find((site) => site.streams)?.streams;
   if (fromRule) return fromRule;
   return new StreamResolver({

@@ -1,9 +1,9 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { walk, type Node } from '../rules/analysis/ast.js';
+import { walk, type Node } from '../analysis/ast.js';
 import { arrowText, type GiveUp } from './give-up.js';
 import type { HelperBinding } from './helper-binding.js';
 import { HAND_OFF_METHOD } from './helpers.js';
-import { indentAt, type Edit } from './layout.js';
+import { indentAt, type Edit } from '../contract/apply-edits.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
 import { enclosingFunction, isStatementListItem, previousStatement } from './plan-scope.js';
 import type { LoopPlan, ReaderPlan } from './plan.js';

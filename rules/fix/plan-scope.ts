@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { isFunction, unwrap, type Node } from '../rules/analysis/ast.js';
+import { isFunction, unwrap, type Node } from '../analysis/ast.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** Where the planner looks things up: names in scope, enclosing functions and statements. */
