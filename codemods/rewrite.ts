@@ -3,6 +3,7 @@ import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS, drainBounds, type Dr
 import { findSites, type FindSitesOptions, type FoundSite } from './find-sites.js';
 import { generatedNote } from './generated.js';
 import { applyEdits } from '../rules/contract/apply-edits.js';
+import type { FileRewrite, SiteResult } from '../rules/contract/fix-report.js';
 import type { PieceName } from '../rules/fix/helpers.js';
 import { planSites, type Plan } from '../rules/fix/plan.js';
 import { verifyRewrite } from './verify.js';
@@ -17,18 +18,9 @@ export interface RewriteOptions extends FindSitesOptions, DrainOptions, Omit<Bui
   only?: { line: number; column: number };
 }
 
-export interface SiteResult {
-  line: number;
-  column: number;
-  status: 'fixed' | 'manual';
-  reason?: string;
-}
+export type { SiteResult };
 
-export interface RewriteResult {
-  /** The new text, or null when nothing changed. */
-  output: string | null;
-  sites: SiteResult[];
-  parseError?: string;
+export interface RewriteResult extends FileRewrite {
   /** The pieces the output imports from the helper module (none where it carries its own copy). */
   helperPieces?: PieceName[];
 }

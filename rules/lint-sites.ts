@@ -4,7 +4,7 @@ import type { Linter } from 'eslint';
 import type { TSESLint } from '@typescript-eslint/utils';
 import type { StreamSite } from './analysis/site.js';
 import { jumpAfterClose } from './analysis/jumps.js';
-import type { MessageIds } from './contract/messages.js';
+import { RULE_ID, RULE_NAME, type MessageIds } from './contract/messages.js';
 import type { Options, RuleOptions } from './contract/rule-options.js';
 import { asESLintRule, asTypedSourceCode } from './eslint-types.js';
 import { isTypeScriptPath, languageOptionsFor, mayBeScript } from './parser-options.js';
@@ -75,8 +75,8 @@ function findSitesAs(createRule: RuleFactory, text: string, filePath: string, sc
       {
         files: ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'],
         languageOptions,
-        plugins: { drainguard: { rules: { 'no-early-stream-close': asESLintRule(rule) } } },
-        rules: { 'drainguard/no-early-stream-close': Object.keys(ruleOptions).length > 0 ? ['error', ruleOptions] : 'error' },
+        plugins: { drainguard: { rules: { [RULE_NAME]: asESLintRule(rule) } } },
+        rules: { [RULE_ID]: Object.keys(ruleOptions).length > 0 ? ['error', ruleOptions] : 'error' },
       },
     ],
     // Flat config matches files relative to the cwd; the parser only needs the extension.

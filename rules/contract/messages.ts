@@ -19,6 +19,24 @@ export const MESSAGES: Record<MessageIds, string> = {
     '`{{statement}}` leaves `for await` over `{{stream}}` after the terminal event `{{event}}` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).',
 };
 
+/**
+ * The Python front end's texts: an explicit close reads as the JavaScript one; a loop left towards the `with` or
+ * `finally` that closes the response, and an iteration ended by hand (`raise StopIteration`), are its own shapes.
+ */
+export const PYTHON_MESSAGES = {
+  explicitClose: MESSAGES.explicitClose,
+  closingJump:
+    '`{{statement}}` leaves the loop after the terminal event `{{event}}` before EOF, and {{closer}} closes `{{stream}}`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+  abandonedIteration:
+    '`{{statement}}` ends the iteration after the terminal event `{{event}}` before EOF and leaves `{{stream}}` neither drained nor closed: its connection stays checked out until the client closes. Keep reading to EOF with a time budget instead (`drainguard fix`).',
+} as const;
+
+/** ESLint's `{{ name }}` interpolation (eslint/lib/linter/interpolate.js), for texts a front end formats itself. */
+export function interpolate(template: string, data: Readonly<Record<string, string>> | undefined): string {
+  if (!data || !template.includes('{{')) return template;
+  return template.replace(/\{\{([^{}]+)\}\}/gu, (whole, name: string) => (name.trim() in data ? data[name.trim()] : whole));
+}
+
 /** Source text quoted in a message: on one line, at most `limit` characters (the last one an ellipsis when cut). */
 export function brief(text: string, limit = 48): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -3,7 +3,7 @@ import { walk, type Node } from '../analysis/ast.js';
 import { arrowText, type GiveUp } from './give-up.js';
 import type { HelperBinding } from './helper-binding.js';
 import { HAND_OFF_METHOD } from './helpers.js';
-import { indentAt, type Edit } from '../contract/apply-edits.js';
+import type { Edit } from '../contract/apply-edits.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
 import { enclosingFunction, isStatementListItem, previousStatement } from './plan-scope.js';
 import type { LoopPlan, ReaderPlan } from './plan.js';
@@ -241,3 +241,8 @@ function visualLength(line: string, unit: string): number {
   return line.replace(/\t/g, unit === '\t' ? '  ' : unit).length;
 }
 
+/** Leading whitespace of the line that holds `offset`. */
+function indentAt(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))![0];
+}

@@ -1,3 +1,4 @@
+import { PYTHON_MESSAGES, brief, interpolate } from '../contract/messages.js';
 import { solve, type CloseSite } from './cfg.js';
 import { GraphBuilder, type OuterCloser } from './build.js';
 import { outerClosers } from './outer-closers.js';
@@ -36,20 +37,11 @@ export function mayReportPython(text: string, options: PythonAnalysisOptions = D
   return close && STREAM_EVIDENCE.test(text);
 }
 
-function shorten(text: string): string {
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
-}
-
 function messageFor(site: CloseSite, event: string): string {
-  if (site.kind === 'explicit') {
-    return `\`${shorten(site.stream)}\` is closed with \`${site.method}()\` after the terminal event \`${event}\` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
-  }
-  if (site.method === 'abandoned') {
-    return `\`${shorten(site.node.text)}\` ends the iteration after the terminal event \`${event}\` before EOF and leaves \`${shorten(site.stream)}\` neither drained nor closed: its connection stays checked out until the client closes. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
-  }
-  const jump = site.node.type === 'break_statement' ? 'break' : 'return';
-  return `\`${jump}\` leaves the loop after the terminal event \`${event}\` before EOF, and ${site.by ?? `its \`${site.method}\``} closes \`${shorten(site.stream)}\`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
+  if (site.kind === 'explicit') return interpolate(PYTHON_MESSAGES.explicitClose, { stream: brief(site.stream), method: site.method, event });
+  if (site.method === 'abandoned') return interpolate(PYTHON_MESSAGES.abandonedIteration, { statement: brief(site.node.text), event, stream: brief(site.stream) });
+  const statement = site.node.type === 'break_statement' ? 'break' : 'return';
+  return interpolate(PYTHON_MESSAGES.closingJump, { statement, event, closer: site.by ?? `its \`${site.method}\``, stream: brief(site.stream) });
 }
 
 interface Unit {

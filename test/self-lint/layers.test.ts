@@ -57,7 +57,10 @@ describe('one direction of imports', () => {
     const circle = mkdtempSync(join(tmpdir(), 'drainguard-circle-'));
     writeFileSync(join(circle, 'a.ts'), "import { b } from './b.js';\nexport const a = (): number => b;\n");
     writeFileSync(join(circle, 'b.ts'), "import type { a } from './a.js';\nexport const b = 1;\nexport type A = typeof a;\n");
-    const found = await run(process.execPath, [madge, '--circular', '--json', '--extensions', 'ts', '--ts-config', 'tsconfig.json', circle], { cwd: root }).catch((error: { code: number; stdout: string }) => error);
+    const found = await run(process.execPath, [madge, '--circular', '--json', '--extensions', 'ts', '--ts-config', 'tsconfig.json', circle], { cwd: root }).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
     expect(found.code).toBe(1);
     expect(JSON.parse(found.stdout)).toEqual([['a.ts', 'b.ts']]);
   });
