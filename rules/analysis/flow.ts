@@ -1,6 +1,5 @@
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { Effect } from './effect.js';
-import type { Family } from './effect.js';
+import type { Effect, Family } from './effect.js';
 
 type Segment = TSESLint.CodePathSegment;
 type CodePath = TSESLint.CodePath;
