@@ -1,8 +1,11 @@
 // The project lints itself: typescript-eslint's type-checked recommended rules on every TypeScript
 // file the tsconfig covers (sources, tests, bench), its untyped recommended rules on the JavaScript
 // modules (scripts, bench, test support), and eslint-plugin-eslint-plugin's recommended rules on the
-// rule sources (rules/**/*.ts). `npm run lint:self` and test/self-lint run it.
+// rule sources (rules/**/*.ts), and the direction of imports between the layers of docs/architecture.md (eslint-plugin-import-x's
+// no-restricted-paths). `npm run lint:self` and test/self-lint run it.
+import { join } from 'node:path';
 import eslintPlugin from 'eslint-plugin-eslint-plugin';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
@@ -14,8 +17,8 @@ export default defineConfig([
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // Files no tsconfig includes: vitest's config, and the rule text test/self-lint lints from memory.
-        projectService: { allowDefaultProject: ['vitest.config.ts', 'rules/broken-example.ts'] },
+        // Files no tsconfig includes: vitest's config, and the texts test/self-lint lints from memory.
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'rules/broken-example.ts', 'rules/wrong-way-example.ts', 'rules/*/wrong-way-example.ts', 'codemods/wrong-way-example.ts', 'testing/wrong-way-example.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -51,4 +54,44 @@ export default defineConfig([
     files: ['rules/**/*.ts'],
     extends: [eslintPlugin.configs.recommended],
   },
+  {
+    name: 'drainguard/layers',
+    files: ['rules/**/*.ts', 'codemods/**/*.ts', 'codemods/**/*.cts', 'cli/**/*.ts', 'testing/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Sources import each other as `./x.js`, which is `x.ts` before the build.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.cts', '.mts', '.js', '.cjs', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.js'], '.cjs': ['.cts', '.cjs'] } })],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones() }] },
+  },
 ]);
+
+/**
+ * Imports run one way (docs/architecture.md): shared contract <- analysis <- fix planning <- rule <- codemod, CLI. A
+ * zone's `target` files may not import its `from` files.
+ */
+function layerZones() {
+  const shared = ['rules/eslint-types.ts', 'rules/parser-options.ts'];
+  const layers = [
+    { name: 'the shared contract', files: ['rules/contract/**', ...shared] },
+    { name: 'the analysis', files: ['rules/analysis/**', 'rules/python/**'] },
+    { name: 'fix planning', files: ['rules/fix/**'] },
+    { name: 'the rule', files: ['rules/*.ts'] },
+    { name: 'the codemod', files: ['codemods/**'] },
+    { name: 'the CLI', files: ['cli/**'] },
+  ];
+  // A glob (the rule wants one where `from` holds globs): rules/*.ts also holds the shared adapters beside the rule.
+  const sharedAdapters = join(import.meta.dirname, 'rules/{eslint-types,parser-options}.ts');
+  const zones = layers.slice(0, 5).map((layer, index) => ({
+    target: layer.files,
+    from: layers.slice(index + 1).flatMap((above) => above.files),
+    except: [sharedAdapters],
+    message: `${layer.name} may import only the layers below it (docs/architecture.md).`,
+  }));
+  // The codemod and the CLI both sit on the rule; the CLI may use the codemod, not the other way round.
+  zones[4].from = ['cli/**'];
+  zones[4].except = [];
+  // drainguard/testing is the test kit users import: Node built-ins only.
+  zones.push({ target: ['testing/**'], from: ['rules/**', 'codemods/**', 'cli/**'], except: [], message: 'drainguard/testing uses Node built-ins only.' });
+  return zones;
+}

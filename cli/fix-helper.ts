@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { HELPER_MODULE_NAME, readHelperModule, type HelperModule } from '../codemods/helper-module.js';
+import { HELPER_MODULE_NAME, readHelperModule, type HelperModule } from '../rules/fix/helper-module.js';
 import { isTypeScriptPath } from '../rules/parser-options.js';
 import { commonAncestor } from './diff-paths.js';
 import { git } from './git.js';

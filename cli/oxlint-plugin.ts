@@ -6,6 +6,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import type { Rule } from 'eslint';
+import { interpolate } from '../rules/contract/messages.js';
 import plugin from '../rules/index.js';
 
 export const SUGGESTIONS_ENV = 'DRAINGUARD_OXLINT_SUGGESTIONS';
@@ -31,7 +32,7 @@ interface SuggestionResult {
 
 /**
  * Only what the rule's suggestions call: one `replaceTextRange` per suggestion (the rule merges its
- * edits itself, codemods/layout.ts mergeEdits), which ESLint records as it is. Anything else throws,
+ * edits itself, rules/contract/apply-edits.ts mergeEdits), which ESLint records as it is. Anything else throws,
  * and that report gets no record (ESLint then lints the file).
  */
 const fixer = {
@@ -39,12 +40,6 @@ const fixer = {
     return { range: [range[0], range[1]], text };
   },
 };
-
-/** ESLint's `{{ name }}` interpolation (eslint/lib/linter/interpolate.js). */
-function interpolate(template: string, data: Record<string, string> | undefined): string {
-  if (!data || !template.includes('{{')) return template;
-  return template.replace(/\{\{([^{}]+)\}\}/gu, (whole, name: string) => (name.trim() in data ? data[name.trim()] : whole));
-}
 
 interface SuggestionDescriptor {
   messageId?: string;

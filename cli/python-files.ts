@@ -1,6 +1,7 @@
 import type { ESLint } from 'eslint';
 import type { SharedRuleOptions } from '../rules/contract/rule-options.js';
-import { mayReportPython as mayReport, pythonAnalysisOptions } from '../rules/python/analyze.js';
+import { mayReportPython as mayReport } from '../rules/python/analyze.js';
+import { pythonAnalysisOptions } from '../rules/python/options.js';
 import { isPythonPath, lintPythonText } from '../rules/python/lint.js';
 import { crashResult, makeResult } from './results.js';
 

@@ -1,5 +1,5 @@
 import type { Linter } from 'eslint';
-import type { RuleOptions } from '../rules/no-early-stream-close.js';
+import type { RuleOptions } from '../rules/contract/rule-options.js';
 import type { OptionTable, OptionValues } from './args.js';
 
 /** The rule options `lint` and `fix` take alike, as the CLI names them. */
@@ -19,7 +19,7 @@ const METHOD_NAME = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u;
 export function ruleOptionsFrom(values: OptionValues<typeof RULE_OPTIONS>): { ok: true; ruleOptions: CliRuleOptions } | { ok: false; error: string } {
   for (const pattern of values['terminal-pattern'] ?? []) {
     try {
-      // As the rule compiles it (rules/vocabulary.ts compilePatterns).
+      // As the rule compiles it (rules/contract/vocabulary.ts compilePatterns).
       new RegExp(pattern, 'i');
     } catch (error) {
       return { ok: false, error: `--terminal-pattern '${pattern}' is not a regular expression: ${error instanceof Error ? error.message : String(error)}` };

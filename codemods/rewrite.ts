@@ -1,34 +1,26 @@
-import { buildOutput, type BuildOptions } from './build-output.js';
+import { buildOutput, type BuildOptions } from '../rules/fix/build-output.js';
 import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS, drainBounds, type DrainOptions } from '../rules/contract/drain-options.js';
 import { findSites, type FindSitesOptions, type FoundSite } from './find-sites.js';
 import { generatedNote } from './generated.js';
-import { applyEdits } from './layout.js';
-import type { PieceName } from './helpers.js';
-import { planSites, type Plan } from './plan.js';
+import { applyEdits } from '../rules/contract/apply-edits.js';
+import type { FileRewrite, SiteResult } from '../rules/contract/fix-report.js';
+import type { PieceName } from '../rules/fix/helpers.js';
+import { planSites, type Plan } from '../rules/fix/plan.js';
 import { verifyRewrite } from './verify.js';
 
 export { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS };
 // The jscodeshift transform (CommonJS) reaches the engine through this module only.
-export { findHelperModule, readHelperModule } from './helper-module.js';
-export { styleSettingsFor } from './style.js';
+export { findHelperModule, readHelperModule } from '../rules/fix/helper-module.js';
+export { styleSettingsFor } from '../rules/fix/style.js';
 
 export interface RewriteOptions extends FindSitesOptions, DrainOptions, Omit<BuildOptions, 'bounds'> {
   /** Rewrite only the site at this position (and the sites that share its rewrite: one `for await`), as the rule's suggestion for it does. */
   only?: { line: number; column: number };
 }
 
-export interface SiteResult {
-  line: number;
-  column: number;
-  status: 'fixed' | 'manual';
-  reason?: string;
-}
+export type { SiteResult };
 
-export interface RewriteResult {
-  /** The new text, or null when nothing changed. */
-  output: string | null;
-  sites: SiteResult[];
-  parseError?: string;
+export interface RewriteResult extends FileRewrite {
   /** The pieces the output imports from the helper module (none where it carries its own copy). */
   helperPieces?: PieceName[];
 }

@@ -1,14 +1,11 @@
-import { findSites, type FindSitesOptions } from './find-sites.js';
+import { verifyRewriteWith, type FindSitesOptions } from '../rules/lint-sites.js';
+import { createNoEarlyStreamClose } from '../rules/no-early-stream-close.js';
 
 /**
- * Checks a rewritten text before anything is written or suggested: it must parse with the parser that read the
- * original, and the rule, run on it again, must report no more sites than the ones left as they were (`remaining`).
+ * Checks a rewritten text before anything is written: it must parse with the parser that read the original, and the
+ * rule, run on it again, must report no more sites than the ones left as they were (`remaining`).
  * Returns why the rewrite fails, or null when it passes.
  */
 export function verifyRewrite(output: string, filePath: string, options: FindSitesOptions, remaining: number): string | null {
-  const again = findSites(output.replace(/^\uFEFF/, ''), filePath, options);
-  if (again.parseError) return `rolled back: the rewrite does not parse (${again.parseError})`;
-  const reported = again.sites.filter((site) => !site.partOf).length;
-  if (reported > remaining) return 'rolled back: the rule still reports this site after the rewrite';
-  return null;
+  return verifyRewriteWith(createNoEarlyStreamClose, output, filePath, options, remaining);
 }

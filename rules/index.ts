@@ -1,12 +1,13 @@
 import type { ESLint, Linter, Rule } from 'eslint';
 import packageJson from '../package.json' with { type: 'json' };
 import { asESLintRule } from './eslint-types.js';
+import { RULE_ID, RULE_NAME } from './contract/messages.js';
 import noEarlyStreamClose from './no-early-stream-close.js';
 
 export { closeCandidatePattern, DEFAULT_CLOSE_METHODS } from './analysis/prefilter.js';
 export { DEFAULT_TERMINAL_PATTERNS } from './analysis/words.js';
 
-const rules: Record<string, Rule.RuleModule> = { 'no-early-stream-close': asESLintRule(noEarlyStreamClose) };
+const rules: Record<string, Rule.RuleModule> = { [RULE_NAME]: asESLintRule(noEarlyStreamClose) };
 
 const plugin = {
   meta: { name: packageJson.name, version: packageJson.version },
@@ -17,7 +18,7 @@ const plugin = {
 plugin.configs.recommended = {
   name: 'drainguard/recommended',
   plugins: { drainguard: plugin },
-  rules: { 'drainguard/no-early-stream-close': 'error' },
+  rules: { [RULE_ID]: 'error' },
 };
 
 export default plugin;

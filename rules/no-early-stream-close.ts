@@ -1,40 +1,29 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { asyncLoopIterable, isFunction, isLoop, propertyName, unwrap, type Node } from './analysis/ast.js';
-import { BranchTestClassifier, type Effect } from './analysis/branch-tests.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
+import { asyncLoopIterable, propertyName, unwrap, type Node } from './analysis/ast.js';
+import { BranchTestClassifier } from './analysis/branch-tests.js';
+import type { Effect, Family } from './analysis/effect.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
 import { PathFacts, solve } from './analysis/flow.js';
 import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
-import type { FoundSite } from '../codemods/find-sites.js';
-import { suggestedEdits, type SuggestionContext } from '../codemods/suggest.js';
-import { asESLintLanguageOptions } from './eslint-types.js';
-import { DEFAULT_DRAIN_TIMEOUT_MS } from './contract/drain-options.js';
+import { innermostLeftAsyncLoop, jumpAfterClose, jumpTarget } from './analysis/jumps.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
-import { StreamResolver, type Family } from './analysis/streams.js';
+import { siteAt, type StreamSite } from './analysis/site.js';
+import { StreamResolver } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from './analysis/words.js';
-import { AST_NODE_TYPES } from '@typescript-eslint/types';
-
-export interface RuleOptions {
-  terminalPatterns: string[];
-  closeMethods: string[];
-  useTypes: boolean;
-}
-
-/** As a config writes them: every option may be left out (the defaults fill it in). */
-export type Options = [Partial<RuleOptions>];
-export type MessageIds = 'explicitClose' | 'implicitClose' | 'drainInBackground';
-
-/** A report descriptor's key for the rule's stream resolver, which `drainguard fix` plans with (ESLint ignores the key). */
-export const ANALYSIS = Symbol('drainguard analysis');
-
-/** The rule's docs page: `docs/rules/no-early-stream-close.md` of the repository. */
-export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from './contract/drain-options.js';
+import { DOCS_URL, MESSAGES, brief, type CloseKind, type MessageIds } from './contract/messages.js';
+import type { Options, RuleOptions } from './contract/rule-options.js';
+import { asESLintLanguageOptions } from './eslint-types.js';
+import { suggestedEdits, type SuggestedRewrite, type SuggestionContext } from './fix/suggest.js';
+import { verificationLanguageOptions, verifyRewriteWith, type RuleHooks } from './lint-sites.js';
 
 interface Site {
   node: Node;
   /** Which response the close belongs to; resolved after the traversal (class fields may be assigned later in the file). */
   family: () => Family | null;
-  messageId: Exclude<MessageIds, 'drainInBackground'>;
+  messageId: CloseKind;
   data: Record<string, string>;
   receiver: Node;
   /** A jump that adds no close of its own: the stream it leaves was already closed just before it (reported there). */
@@ -60,349 +49,327 @@ function withCodePathListeners(nodeListeners: TSESLint.RuleListener, codePathLis
   return Object.assign(nodeListeners, codePathListeners);
 }
 
-function brief(text: string, limit = 48): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
-}
-
 const defaultRuleOptions: RuleOptions = { terminalPatterns: [...DEFAULT_TERMINAL_PATTERNS], closeMethods: [...DEFAULT_CLOSE_METHODS], useTypes: false };
 
-// A typed rule module written out, not built with RuleCreator: ESLint merges meta.defaultOptions into context.options
-// itself, and RuleCreator's wrapper would clone the defaults again for every file (structuredClone), which doubled the
-// rule's cost on the corpus. `docs.recommended` is ESLint's flag (the rule is in `drainguard.configs.recommended`).
-const rule: TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> = {
-  meta: {
-    type: 'problem',
-    docs: {
-      description: 'Disallow closing a streamed HTTP response right after its terminal event instead of draining it to EOF',
-      recommended: true,
-      url: DOCS_URL,
-    },
-    schema: [
-      {
-        type: 'object',
-        properties: {
-          terminalPatterns: {
-            description: 'Regular expressions (case-insensitive, tested on the snake_case words of names and strings) that recognise a completion in a branch test; replaces the defaults.',
-            type: 'array',
-            items: { type: 'string', minLength: 1 },
-            uniqueItems: true,
-          },
-          closeMethods: {
-            description: 'Method names whose call on a response stream, its reader, iterator or AbortController closes it.',
-            type: 'array',
-            items: { type: 'string', minLength: 1 },
-            uniqueItems: true,
-          },
-          useTypes: {
-            description: 'Use type information, when the parser provides it, to find response streams by type and to confirm close receivers.',
-            type: 'boolean',
-          },
-        },
-        additionalProperties: false,
-      },
-    ],
-    hasSuggestions: true,
-    defaultOptions: [defaultRuleOptions],
-    messages: {
-      explicitClose:
-        '`{{stream}}` is closed with `{{method}}()` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
-      drainInBackground:
-        'Hand the result over and drain the rest of the body to EOF in the background, bounded by {{budget}} ms (the rewrite of `drainguard fix`).',
-      implicitClose:
-        '`{{statement}}` leaves `for await` over `{{stream}}` after the terminal event `{{event}}` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).',
-    },
-  },
+/**
+ * The rule, with hooks for drainguard's own runs of it (`drainguard fix` and the verification of a rewrite take the
+ * sites it reports through `onReport`). A typed rule module written out, not built with RuleCreator: ESLint merges
+ * meta.defaultOptions into context.options itself, and RuleCreator's wrapper would clone the defaults again for every
+ * file (structuredClone), which doubled the rule's cost on the corpus. `docs.recommended` is ESLint's flag (the rule is
+ * in `drainguard.configs.recommended`).
+ */
+export function createNoEarlyStreamClose(hooks: RuleHooks = {}): TSESLint.RuleModule<MessageIds, Options, { recommended: boolean }> {
+  return { meta, defaultOptions: [defaultRuleOptions], create: (context) => create(context, hooks) };
+}
 
+const meta: TSESLint.RuleMetaData<MessageIds, { recommended: boolean }, Options> = {
+  type: 'problem',
+  docs: {
+    description: 'Disallow closing a streamed HTTP response right after its terminal event instead of draining it to EOF',
+    recommended: true,
+    url: DOCS_URL,
+  },
+  schema: [
+    {
+      type: 'object',
+      properties: {
+        terminalPatterns: {
+          description: 'Regular expressions (case-insensitive, tested on the snake_case words of names and strings) that recognise a completion in a branch test; replaces the defaults.',
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          uniqueItems: true,
+        },
+        closeMethods: {
+          description: 'Method names whose call on a response stream, its reader, iterator or AbortController closes it.',
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          uniqueItems: true,
+        },
+        useTypes: {
+          description: 'Use type information, when the parser provides it, to find response streams by type and to confirm close receivers.',
+          type: 'boolean',
+        },
+      },
+      additionalProperties: false,
+    },
+  ],
+  hasSuggestions: true,
   defaultOptions: [defaultRuleOptions],
-
-  create(context) {
-    const options: RuleOptions = { ...defaultRuleOptions, ...context.options[0] };
-    const sourceCode = context.sourceCode;
-    // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
-    const matchers = matchersFor(options.closeMethods);
-    const offsets = candidateOffsets(sourceCode.text, matchers.candidates);
-    if (offsets.length === 0) return {};
-
-    const closeMethods = new Set(options.closeMethods);
-    // Native or downleveled async iteration is among the offsets found (the pre-filter matches both).
-    const mayHaveAsyncLoops = offsets.some((offset) => sourceCode.text.startsWith('for', offset) || sourceCode.text.startsWith('__asyncValues', offset));
-    const typeOracle = options.useTypes ? makeTypeOracle(sourceCode.parserServices) : undefined;
-    const streams = new StreamResolver({
-      getScope: (node) => sourceCode.getScope(node),
-      visitorKeys: sourceCode.visitorKeys,
-      typeOracle,
-      collectClassMembers: true,
-    });
-    const noteClassMember = (node: Node): void => streams.classMembers.note(node);
-    // Built on first use: most candidate files never classify a test.
-    let classifier: BranchTestClassifier | undefined;
-    const tests = (): BranchTestClassifier =>
-      (classifier ??= new BranchTestClassifier(streams, cached(terminalPatternCache, options.terminalPatterns, compilePatterns), (node) => brief(sourceCode.getText(node))));
-
-    /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
-    const stack: Array<PathFacts<Site> | null> = [];
-    const allFacts: PathFacts<Site>[] = [];
-    const loopBreaks = new Map<Node, Set<Segment>>();
-    const consequentEnds = new Map<Node, Set<Segment>>();
-    const startedSegments = new Set<Segment>();
-    let openTries = 0;
-    const handlerSegments = new Set<Segment>();
-    const top = (): PathFacts<Site> | null => stack[stack.length - 1] ?? null;
-
-    /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
-    const branchEffect = (test: Node, polarity: 'pos' | 'neg'): Effect => ({ kind: 'deferred', resolve: () => tests().classify(test)[polarity] });
-
-    const recordSite = (site: Site): void => {
-      if (isLexicallyExempt(site.node)) return;
-      if (typeOracle?.confirmsReceiver(site.receiver) === false) return;
-      top()?.record({ kind: 'site', site });
-    };
-
-    const onLoopEnter = (loop: Node): void => {
-      if (top()) loopBreaks.set(loop, new Set());
-    };
-    const onLoopExit = (loop: Node): void => {
-      const facts = top();
-      if (!facts) return;
-      const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
-      loopBreaks.delete(loop);
-      let effect: Effect | null = null;
-      const iterable = asyncLoopIterable(loop);
-      if (iterable) {
-        effect = {
-          kind: 'deferred',
-          resolve: memo((): Effect => {
-            // A generator that returns on the terminal event ran out there, not at EOF.
-            const label = tests().terminalReturnOf(iterable);
-            if (label) return { kind: 'gen', label };
-            const family = streams.asyncLoopFamily(loop);
-            return family ? { kind: 'kill', family } : { kind: 'none' };
-          }),
-        };
-      } else if ((loop.type === AST_NODE_TYPES.WhileStatement || loop.type === AST_NODE_TYPES.DoWhileStatement || loop.type === AST_NODE_TYPES.ForStatement) && loop.test) {
-        const test = loop.test;
-        effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
-      }
-      if (effect) facts.addEdgeEffect(facts.current, effect, breaks);
-    };
-
-    const onJump = (node: TSESTree.BreakStatement | TSESTree.ContinueStatement | TSESTree.ReturnStatement): void => {
-      const facts = top();
-      if (!facts) return;
-      const target = node.type === AST_NODE_TYPES.ReturnStatement ? null : jumpTarget(node);
-      if (node.type === AST_NODE_TYPES.BreakStatement && target) {
-        const breaks = loopBreaks.get(target);
-        if (breaks) for (const segment of facts.current) breaks.add(segment);
-      }
-      const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
-      if (!loop) return;
-      const iterable = iteratedExpression(loop);
-      if (handsOffToDrain(loop, iterable, sourceCode.text)) return;
-      const family = memo(() => streams.asyncLoopFamily(loop));
-      recordSite({
-        node,
-        family,
-        closedBefore: () => {
-          const left = family();
-          const receiver = left === null ? null : closeRightBefore(node, closeMethods);
-          return receiver !== null && streams.closeFamily(receiver) === left;
-        },
-        receiver: iterable,
-        messageId: 'implicitClose',
-        data: { statement: node.type === AST_NODE_TYPES.ReturnStatement ? 'return' : node.type === AST_NODE_TYPES.BreakStatement ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable)) },
-      });
-    };
-
-    const solveAll = (): void => {
-      for (let index = allFacts.length - 1; index >= 0; index--) {
-        const facts = allFacts[index];
-        facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
-        if (facts.needed && facts.parent) facts.parent.needed = true;
-      }
-      const found: Array<{ site: Site; event: string }> = [];
-      for (const facts of allFacts) {
-        if (!facts.needed) continue;
-        solve(
-          facts,
-          (site, state) => {
-            const pending = state?.pending;
-            const family = site.family();
-            if (!pending || !family || pending.eofed.has(family) || site.closedBefore?.()) return;
-            found.push({ site, event: pending.label });
-          }
-        );
-      }
-      if (found.length === 0) return;
-      // The suggestion is the rewrite `drainguard fix` makes (one code path, verified the same way), with the default bounds.
-      // A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
-      const sites = new Map<Node, FoundSite>();
-      for (const { site } of found) {
-        const reported = foundSite(site.node);
-        sites.set(site.node, reported);
-        const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
-        if (jump && !sites.has(jump)) sites.set(jump, { ...foundSite(jump), partOf: reported });
-      }
-      // Built and verified when a host first asks for a suggestion's fix (ESLint does at once; a host that only
-      // prints reports never does), for all sites at once.
-      let suggestions: ReturnType<typeof suggestedEdits> | undefined;
-      const suggested = (): ReturnType<typeof suggestedEdits> =>
-        (suggestions ??= suggestionsFor([...sites.values()], sourceCode, { filename: context.filename, languageOptions: asESLintLanguageOptions(context.languageOptions), ruleOptions: context.options[0] ?? {} }, streams));
-      for (const { site, event } of found) {
-        const descriptor: TSESLint.ReportDescriptor<MessageIds> = {
-          node: site.node,
-          messageId: site.messageId,
-          data: { ...site.data, event },
-          suggest: [
-            {
-              messageId: 'drainInBackground',
-              data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) },
-              // No rewrite (a manual site, or one that failed its verification): no fix, and ESLint drops the suggestion.
-              fix: (fixer) => {
-                const rewrite = suggested().get(site.node);
-                return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
-              },
-            },
-          ],
-        };
-        context.report(Object.assign(descriptor, { [ANALYSIS]: streams }));
-      }
-    };
-
-    const codePathListeners: CodePathListeners = {
-      onCodePathStart(codePath: CodePath, node: Node) {
-        if (node.type !== AST_NODE_TYPES.Program && !hasOffsetWithin(offsets, node.range[0], node.range[1])) {
-          stack.push(null);
-          return;
-        }
-        const enclosing = top();
-        const inherits = enclosing !== null && inheritsState(node);
-        const facts = new PathFacts<Site>(codePath, inherits ? enclosing : null);
-        if (inherits) enclosing.record({ kind: 'spawn', child: facts });
-        stack.push(facts);
-        allFacts.push(facts);
-      },
-      onCodePathEnd(_codePath: CodePath, node: Node) {
-        stack.pop();
-        if (node.type === AST_NODE_TYPES.Program) solveAll();
-      },
-      onCodePathSegmentStart(segment: Segment, node: Node) {
-        const facts = top();
-        if (!facts) return;
-        facts.current.add(segment);
-        // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
-        if (isHandlerBlock(node)) {
-          handlerSegments.add(segment);
-          // An edge into a `catch` or `finally` from a segment that also goes on inside the `try` is one of ESLint's throw
-          // and abrupt-resumption edges (at the first throwable node, at a generator's `yield`): an error or the consumer
-          // stopping, exempt paths. The edges of normal completion, `return` and `break` lead only into the handler.
-          for (const previous of segment.prevSegments) {
-            if (previous.nextSegments.some((next) => next !== segment && startedSegments.has(next) && !handlerSegments.has(next))) {
-              facts.addEdgeEffectFrom(previous, segment, KILL_ALL);
-            }
-          }
-        }
-        // Only a segment inside a `try` can be where a throw edge into its handler also goes on.
-        if (openTries > 0) startedSegments.add(segment);
-        const branch = branchOf(node);
-        if (branch) {
-          facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
-          const parent = node.parent!;
-          // Only a negation (`!`, `!==`) gives the fall-through after an `if` without `else` an effect of its own.
-          if (parent.type === AST_NODE_TYPES.IfStatement && !parent.alternate && node === parent.consequent && hasNegation(sourceCode.text, parent.test.range)) {
-            consequentEnds.set(parent, new Set());
-          }
-        } else if (node.type === AST_NODE_TYPES.IfStatement) {
-          // The segment after an `if` without `else`: edges from the test (not from the consequent) take the negation.
-          const ends = consequentEnds.get(node);
-          if (ends) {
-            consequentEnds.delete(node);
-            facts.addEdgeEffect([segment], branchEffect(node.test, 'neg'), ends);
-          }
-        }
-      },
-      onCodePathSegmentEnd(segment: Segment, node: Node) {
-        const facts = top();
-        if (!facts) return;
-        facts.current.delete(segment);
-        // Segments still open when an `if` is left are the ends of its consequent (the false edges ended at the test).
-        consequentEnds.get(node)?.add(segment);
-      },
-    };
-    const nodeListeners: TSESLint.RuleListener = {
-      WhileStatement: onLoopEnter,
-      DoWhileStatement: onLoopEnter,
-      ForStatement: onLoopEnter,
-      ForOfStatement: onLoopEnter,
-      ForInStatement: onLoopEnter,
-      'WhileStatement:exit': onLoopExit,
-      'DoWhileStatement:exit': onLoopExit,
-      'ForStatement:exit': onLoopExit,
-      'ForOfStatement:exit': onLoopExit,
-      'ForInStatement:exit': onLoopExit,
-      SwitchStatement: onLoopEnter,
-      'SwitchStatement:exit'(node: Node) {
-        loopBreaks.delete(node);
-      },
-      'AssignmentExpression[operator="="][right.value=true]'(node: TSESTree.AssignmentExpression) {
-        top()?.record({
-          kind: 'effect',
-          effect: {
-            kind: 'deferred',
-            resolve: () => {
-              const label = tests().flagSetTo(node);
-              return label ? { kind: 'gen', label } : { kind: 'none' };
-            },
-          },
-        });
-      },
-      'AssignmentExpression[left.object.type="ThisExpression"]': noteClassMember,
-      PropertyDefinition: noteClassMember,
-      TSParameterProperty: noteClassMember,
-      'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
-      // A called function that returns on the terminal event: the caller goes on from there.
-      'AwaitExpression:exit'(node: TSESTree.AwaitExpression) {
-        const call = node.argument;
-        if (call.type !== AST_NODE_TYPES.CallExpression || !mayCallLocalFunction(call)) return;
-        top()?.record({
-          kind: 'effect',
-          effect: {
-            kind: 'deferred',
-            resolve: memo((): Effect => {
-              const label = tests().terminalReturnOf(call);
-              return label ? { kind: 'gen', label } : { kind: 'none' };
-            }),
-          },
-        });
-      },
-      TryStatement() {
-        openTries++;
-      },
-      'TryStatement:exit'() {
-        openTries--;
-      },
-      BreakStatement: onJump,
-      // `continue` and `return` matter only as implicit closes, which need a `for await`.
-      ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
-      [matchers.closeCalls](node: TSESTree.CallExpression) {
-        const callee = unwrap(node.callee);
-        if (callee?.type !== AST_NODE_TYPES.MemberExpression) return;
-        const method = propertyName(callee);
-        if (!method || !closeMethods.has(method)) return;
-        const receiver = callee.object;
-        recordSite({
-          node,
-          family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.closeFamily(receiver))),
-          receiver,
-          messageId: 'explicitClose',
-          data: { stream: brief(sourceCode.getText(receiver)), method },
-        });
-      },
-    };
-    return withCodePathListeners(nodeListeners, codePathListeners);
-  },
+  messages: MESSAGES,
 };
 
+function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, hooks: RuleHooks): TSESLint.RuleListener {
+  const options: RuleOptions = { ...defaultRuleOptions, ...context.options[0] };
+  const sourceCode = context.sourceCode;
+  // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
+  const matchers = matchersFor(options.closeMethods);
+  const offsets = candidateOffsets(sourceCode.text, matchers.candidates);
+  if (offsets.length === 0) return {};
+
+  const closeMethods = new Set(options.closeMethods);
+  // Native or downleveled async iteration is among the offsets found (the pre-filter matches both).
+  const mayHaveAsyncLoops = offsets.some((offset) => sourceCode.text.startsWith('for', offset) || sourceCode.text.startsWith('__asyncValues', offset));
+  const typeOracle = options.useTypes ? makeTypeOracle(sourceCode.parserServices) : undefined;
+  const streams = new StreamResolver({
+    getScope: (node) => sourceCode.getScope(node),
+    visitorKeys: sourceCode.visitorKeys,
+    typeOracle,
+    collectClassMembers: true,
+  });
+  const noteClassMember = (node: Node): void => streams.classMembers.note(node);
+  // Built on first use: most candidate files never classify a test.
+  let classifier: BranchTestClassifier | undefined;
+  const tests = (): BranchTestClassifier =>
+    (classifier ??= new BranchTestClassifier(streams, cached(terminalPatternCache, options.terminalPatterns, compilePatterns), (node) => brief(sourceCode.getText(node))));
+
+  /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
+  const stack: Array<PathFacts<Site> | null> = [];
+  const allFacts: PathFacts<Site>[] = [];
+  const loopBreaks = new Map<Node, Set<Segment>>();
+  const consequentEnds = new Map<Node, Set<Segment>>();
+  const startedSegments = new Set<Segment>();
+  let openTries = 0;
+  const handlerSegments = new Set<Segment>();
+  const top = (): PathFacts<Site> | null => stack[stack.length - 1] ?? null;
+
+  /** The effect of taking `polarity` of `test`, classified only if the code path is ever solved. */
+  const branchEffect = (test: Node, polarity: 'pos' | 'neg'): Effect => ({ kind: 'deferred', resolve: () => tests().classify(test)[polarity] });
+
+  const recordSite = (site: Site): void => {
+    if (isLexicallyExempt(site.node)) return;
+    if (typeOracle?.confirmsReceiver(site.receiver) === false) return;
+    top()?.record({ kind: 'site', site });
+  };
+
+  const onLoopEnter = (loop: Node): void => {
+    if (top()) loopBreaks.set(loop, new Set());
+  };
+  const onLoopExit = (loop: Node): void => {
+    const facts = top();
+    if (!facts) return;
+    const breaks = loopBreaks.get(loop) ?? new Set<Segment>();
+    loopBreaks.delete(loop);
+    let effect: Effect | null = null;
+    const iterable = asyncLoopIterable(loop);
+    if (iterable) {
+      effect = {
+        kind: 'deferred',
+        resolve: memo((): Effect => {
+          // A generator that returns on the terminal event ran out there, not at EOF.
+          const label = tests().terminalReturnOf(iterable);
+          if (label) return { kind: 'gen', label };
+          const family = streams.asyncLoopFamily(loop);
+          return family ? { kind: 'kill', family } : { kind: 'none' };
+        }),
+      };
+    } else if ((loop.type === AST_NODE_TYPES.WhileStatement || loop.type === AST_NODE_TYPES.DoWhileStatement || loop.type === AST_NODE_TYPES.ForStatement) && loop.test) {
+      const test = loop.test;
+      effect = { kind: 'deferred', resolve: () => tests().classify(test).neg };
+    }
+    if (effect) facts.addEdgeEffect(facts.current, effect, breaks);
+  };
+
+  const onJump = (node: TSESTree.BreakStatement | TSESTree.ContinueStatement | TSESTree.ReturnStatement): void => {
+    const facts = top();
+    if (!facts) return;
+    const target = node.type === AST_NODE_TYPES.ReturnStatement ? null : jumpTarget(node);
+    if (node.type === AST_NODE_TYPES.BreakStatement && target) {
+      const breaks = loopBreaks.get(target);
+      if (breaks) for (const segment of facts.current) breaks.add(segment);
+    }
+    const loop = mayHaveAsyncLoops ? innermostLeftAsyncLoop(node, target) : null;
+    if (!loop) return;
+    const iterable = iteratedExpression(loop);
+    if (handsOffToDrain(loop, iterable, sourceCode.text)) return;
+    const family = memo(() => streams.asyncLoopFamily(loop));
+    recordSite({
+      node,
+      family,
+      closedBefore: () => {
+        const left = family();
+        const receiver = left === null ? null : closeRightBefore(node, closeMethods);
+        return receiver !== null && streams.closeFamily(receiver) === left;
+      },
+      receiver: iterable,
+      messageId: 'implicitClose',
+      data: { statement: node.type === AST_NODE_TYPES.ReturnStatement ? 'return' : node.type === AST_NODE_TYPES.BreakStatement ? 'break' : 'continue', stream: brief(sourceCode.getText(iterable)) },
+    });
+  };
+
+  const solveAll = (): void => {
+    for (let index = allFacts.length - 1; index >= 0; index--) {
+      const facts = allFacts[index];
+      facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
+      if (facts.needed && facts.parent) facts.parent.needed = true;
+    }
+    const found: Array<{ site: Site; event: string }> = [];
+    for (const facts of allFacts) {
+      if (!facts.needed) continue;
+      solve(
+        facts,
+        (site, state) => {
+          const pending = state?.pending;
+          const family = site.family();
+          if (!pending || !family || pending.eofed.has(family) || site.closedBefore?.()) return;
+          found.push({ site, event: pending.label });
+        }
+      );
+    }
+    if (found.length === 0) return;
+    for (const { site } of found) hooks.onReport?.(siteAt(site.node, site.messageId, { streams }));
+    // Built and verified when a host first asks for a suggestion's fix (ESLint does at once; a host that only prints
+    // reports never does), for all sites at once.
+    let suggestions: Map<Node, SuggestedRewrite> | undefined;
+    const suggested = (): Map<Node, SuggestedRewrite> => (suggestions ??= suggestionsFor(found.map(({ site }) => site), sourceCode, suggestionContext(context), streams));
+    for (const { site, event } of found) {
+      // No rewrite (a manual site, or one that failed its verification): no fix, and ESLint drops the suggestion.
+      const fix: TSESLint.ReportFixFunction = (fixer) => {
+        const rewrite = suggested().get(site.node);
+        return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
+      };
+      context.report({
+        node: site.node,
+        messageId: site.messageId,
+        data: { ...site.data, event },
+        ...(hooks.suggestions === false ? {} : { suggest: [{ messageId: 'drainInBackground', data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) }, fix }] }),
+      });
+    }
+  };
+
+  const codePathListeners: CodePathListeners = {
+    onCodePathStart(codePath: CodePath, node: Node) {
+      if (node.type !== AST_NODE_TYPES.Program && !hasOffsetWithin(offsets, node.range[0], node.range[1])) {
+        stack.push(null);
+        return;
+      }
+      const enclosing = top();
+      const inherits = enclosing !== null && inheritsState(node);
+      const facts = new PathFacts<Site>(codePath, inherits ? enclosing : null);
+      if (inherits) enclosing.record({ kind: 'spawn', child: facts });
+      stack.push(facts);
+      allFacts.push(facts);
+    },
+    onCodePathEnd(_codePath: CodePath, node: Node) {
+      stack.pop();
+      if (node.type === AST_NODE_TYPES.Program) solveAll();
+    },
+    onCodePathSegmentStart(segment: Segment, node: Node) {
+      const facts = top();
+      if (!facts) return;
+      facts.current.add(segment);
+      // A segment that starts at a branch (consequent, alternate, right operand, case body) carries its test's effect.
+      if (isHandlerBlock(node)) {
+        handlerSegments.add(segment);
+        // An edge into a `catch` or `finally` from a segment that also goes on inside the `try` is one of ESLint's throw
+        // and abrupt-resumption edges (at the first throwable node, at a generator's `yield`): an error or the consumer
+        // stopping, exempt paths. The edges of normal completion, `return` and `break` lead only into the handler.
+        for (const previous of segment.prevSegments) {
+          if (previous.nextSegments.some((next) => next !== segment && startedSegments.has(next) && !handlerSegments.has(next))) {
+            facts.addEdgeEffectFrom(previous, segment, KILL_ALL);
+          }
+        }
+      }
+      // Only a segment inside a `try` can be where a throw edge into its handler also goes on.
+      if (openTries > 0) startedSegments.add(segment);
+      const branch = branchOf(node);
+      if (branch) {
+        facts.recordIn(segment, { kind: 'effect', effect: branchEffect(branch.test, branch.polarity) });
+        const parent = node.parent!;
+        // Only a negation (`!`, `!==`) gives the fall-through after an `if` without `else` an effect of its own.
+        if (parent.type === AST_NODE_TYPES.IfStatement && !parent.alternate && node === parent.consequent && hasNegation(sourceCode.text, parent.test.range)) {
+          consequentEnds.set(parent, new Set());
+        }
+      } else if (node.type === AST_NODE_TYPES.IfStatement) {
+        // The segment after an `if` without `else`: edges from the test (not from the consequent) take the negation.
+        const ends = consequentEnds.get(node);
+        if (ends) {
+          consequentEnds.delete(node);
+          facts.addEdgeEffect([segment], branchEffect(node.test, 'neg'), ends);
+        }
+      }
+    },
+    onCodePathSegmentEnd(segment: Segment, node: Node) {
+      const facts = top();
+      if (!facts) return;
+      facts.current.delete(segment);
+      // Segments still open when an `if` is left are the ends of its consequent (the false edges ended at the test).
+      consequentEnds.get(node)?.add(segment);
+    },
+  };
+  const nodeListeners: TSESLint.RuleListener = {
+    WhileStatement: onLoopEnter,
+    DoWhileStatement: onLoopEnter,
+    ForStatement: onLoopEnter,
+    ForOfStatement: onLoopEnter,
+    ForInStatement: onLoopEnter,
+    'WhileStatement:exit': onLoopExit,
+    'DoWhileStatement:exit': onLoopExit,
+    'ForStatement:exit': onLoopExit,
+    'ForOfStatement:exit': onLoopExit,
+    'ForInStatement:exit': onLoopExit,
+    SwitchStatement: onLoopEnter,
+    'SwitchStatement:exit'(node: Node) {
+      loopBreaks.delete(node);
+    },
+    'AssignmentExpression[operator="="][right.value=true]'(node: TSESTree.AssignmentExpression) {
+      top()?.record({
+        kind: 'effect',
+        effect: {
+          kind: 'deferred',
+          resolve: () => {
+            const label = tests().flagSetTo(node);
+            return label ? { kind: 'gen', label } : { kind: 'none' };
+          },
+        },
+      });
+    },
+    'AssignmentExpression[left.object.type="ThisExpression"]': noteClassMember,
+    PropertyDefinition: noteClassMember,
+    TSParameterProperty: noteClassMember,
+    'MemberExpression[property.name="signal"][object.object.type="ThisExpression"]': noteClassMember,
+    // A called function that returns on the terminal event: the caller goes on from there.
+    'AwaitExpression:exit'(node: TSESTree.AwaitExpression) {
+      const call = node.argument;
+      if (call.type !== AST_NODE_TYPES.CallExpression || !mayCallLocalFunction(call)) return;
+      top()?.record({
+        kind: 'effect',
+        effect: {
+          kind: 'deferred',
+          resolve: memo((): Effect => {
+            const label = tests().terminalReturnOf(call);
+            return label ? { kind: 'gen', label } : { kind: 'none' };
+          }),
+        },
+      });
+    },
+    TryStatement() {
+      openTries++;
+    },
+    'TryStatement:exit'() {
+      openTries--;
+    },
+    BreakStatement: onJump,
+    // `continue` and `return` matter only as implicit closes, which need a `for await`.
+    ...(mayHaveAsyncLoops ? { ContinueStatement: onJump, ReturnStatement: onJump } : {}),
+    [matchers.closeCalls](node: TSESTree.CallExpression) {
+      const callee = unwrap(node.callee);
+      if (callee?.type !== AST_NODE_TYPES.MemberExpression) return;
+      const method = propertyName(callee);
+      if (!method || !closeMethods.has(method)) return;
+      const receiver = callee.object;
+      recordSite({
+        node,
+        family: memo(() => (method === 'terminate' ? streams.transformControllerFamily(receiver) : streams.closeFamily(receiver))),
+        receiver,
+        messageId: 'explicitClose',
+        data: { stream: brief(sourceCode.getText(receiver)), method },
+      });
+    },
+  };
+  return withCodePathListeners(nodeListeners, codePathListeners);
+}
+
+const rule = createNoEarlyStreamClose();
 export default rule;
 
 function memo<T>(compute: () => T): () => T {
@@ -439,24 +406,6 @@ function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
     candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
     closeCalls: closeCallSelector(methods),
   }));
-}
-
-/**
- * The `break`/`return`/`continue` right after a close statement that leaves a `for await` (`body.destroy(); return;`).
- * The rule reports that pair once, at the close; the codemod rewrites both.
- */
-export function jumpAfterClose(close: Node): Node | null {
-  let expression: Node = close;
-  while (expression.parent?.type === AST_NODE_TYPES.AwaitExpression || expression.parent?.type === AST_NODE_TYPES.YieldExpression || expression.parent?.type === AST_NODE_TYPES.ChainExpression) {
-    expression = expression.parent;
-  }
-  const statement = expression.parent;
-  if (statement?.type !== AST_NODE_TYPES.ExpressionStatement) return null;
-  const block = statement.parent;
-  const statements = block?.type === AST_NODE_TYPES.BlockStatement ? block.body : block?.type === AST_NODE_TYPES.SwitchCase ? block.consequent : null;
-  const next = statements?.[statements.indexOf(statement) + 1];
-  if (next?.type !== AST_NODE_TYPES.BreakStatement && next?.type !== AST_NODE_TYPES.ReturnStatement && next?.type !== AST_NODE_TYPES.ContinueStatement) return null;
-  return innermostLeftAsyncLoop(next, next.type === AST_NODE_TYPES.ReturnStatement ? null : jumpTarget(next)) ? next : null;
 }
 
 /** The receiver of the close call written as the statement right before `node` (`body.destroy(); return;`), if any. */
@@ -524,53 +473,41 @@ function inheritsState(node: Node): boolean {
   return (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) && parent.callee !== node;
 }
 
-/** The statement a `break`/`continue` transfers to. */
-export function jumpTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement): Node | null {
-  for (let current: Node | undefined = node.parent; current; current = current.parent) {
-    if (isFunction(current)) return null;
-    if (node.label) {
-      if (current.type === AST_NODE_TYPES.LabeledStatement && current.label.name === node.label.name) return current.body;
-    } else if (isLoop(current) || (node.type === AST_NODE_TYPES.BreakStatement && current.type === AST_NODE_TYPES.SwitchStatement)) {
-      return current;
-    }
+/**
+ * The suggestion is the rewrite `drainguard fix` makes (one code path, verified the same way), with the default bounds.
+ * A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
+ */
+function suggestionsFor(found: readonly Site[], sourceCode: SourceCode, context: SuggestionContext, streams: StreamResolver): Map<Node, SuggestedRewrite> {
+  const sites = new Map<Node, StreamSite>();
+  for (const site of found) {
+    const reported = siteAt(site.node, site.messageId);
+    sites.set(site.node, reported);
+    const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
+    if (jump && !sites.has(jump)) sites.set(jump, siteAt(jump, 'implicitClose', { partOf: reported }));
   }
-  return null;
-}
-
-/** The innermost async-iteration loop that the jump leaves (return leaves all in the function; continue to the loop itself leaves none). */
-export function innermostLeftAsyncLoop(node: Node, target: Node | null): Node | null {
-  const isReturn = node.type === AST_NODE_TYPES.ReturnStatement;
-  for (let current = node.parent; current; current = current.parent) {
-    if (isFunction(current)) return null;
-    const leaves = isReturn || node.type === AST_NODE_TYPES.BreakStatement || current !== target;
-    if (isAsyncLoop(current) && leaves) return current;
-    if (!isReturn && current === target) return null;
-  }
-  return null;
-}
-
-/** A reported node as the planner takes it (its 1-based column). */
-function foundSite(node: Node): FoundSite {
-  return { node, messageId: '', line: node.loc.start.line, column: node.loc.start.column + 1 };
-}
-
-/** The suggested rewrites; a site the planner cannot handle gets no suggestion rather than failing the lint of its file. */
-function suggestionsFor(sites: FoundSite[], sourceCode: SourceCode, context: SuggestionContext, streams: StreamResolver): ReturnType<typeof suggestedEdits> {
+  // A site the planner cannot handle gets no suggestion rather than failing the lint of its file.
   try {
-    return suggestedEdits(sites, sourceCode, context, streams);
+    return suggestedEdits([...sites.values()], sourceCode, context, streams);
   } catch {
     return new Map();
   }
+}
+
+/** How the suggestions of a file are planned and verified: with the rule's own options, by a run of the rule without types. */
+function suggestionContext(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>): SuggestionContext {
+  const ruleOptions = context.options[0] ?? {};
+  const verifyOptions = { ruleOptions: { ...ruleOptions, useTypes: false }, languageOptions: verificationLanguageOptions(asESLintLanguageOptions(context.languageOptions)) };
+  return {
+    filename: context.filename,
+    terminalPatterns: ruleOptions.terminalPatterns,
+    verify: (output, remaining) => verifyRewriteWith(createNoEarlyStreamClose, output, context.filename, verifyOptions, remaining) === null,
+  };
 }
 
 function handsOffToDrain(loop: Node, iterable: Node, text: string): boolean {
   if (loop.type !== AST_NODE_TYPES.ForOfStatement || iterable.type !== AST_NODE_TYPES.Identifier) return false;
   const [start, end] = loop.body.range;
   return text.slice(start, end).includes(`${iterable.name}.${DRAIN_HAND_OFF_METHOD}(`);
-}
-
-function isAsyncLoop(node: Node): boolean {
-  return asyncLoopIterable(node) !== null;
 }
 
 /** The stream a `for await` iterates, as written: `x` of `for await (… of x)` or the `__asyncValues(x)` argument. */

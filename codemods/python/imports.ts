@@ -1,13 +1,9 @@
+import type { Edit } from '../../rules/contract/apply-edits.js';
 import { named } from '../../rules/python/build.js';
 import type { Node } from '../../rules/python/parser.js';
 import type { IsortSettings } from './project.js';
 import { STDLIB_MODULES } from './stdlib-modules.js';
 
-export interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 type Section = 0 | 1 | 2 | 3 | 4;
 const FUTURE: Section = 0;

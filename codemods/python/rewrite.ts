@@ -1,16 +1,19 @@
 import { drainBounds, type DrainOptions } from '../../rules/contract/drain-options.js';
 import type { SharedRuleOptions } from '../../rules/contract/rule-options.js';
-import { analyzePython, pythonAnalysisOptions, type PythonAnalysisOptions, type PythonReport } from '../../rules/python/analyze.js';
+import { analyzePython, type PythonReport } from '../../rules/python/analyze.js';
+import { pythonAnalysisOptions, type PythonAnalysisOptions } from '../../rules/python/options.js';
 import { collectBindings, isAsync, named } from '../../rules/python/build.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
 import { StreamScope, lastName, unwrap } from '../../rules/python/streams.js';
-import { isSuppressed } from '../../rules/python/suppression.js';
+import { isSuppressed } from '../../rules/contract/suppression.js';
 import { pythonSyntaxError } from '../../rules/python/syntax-error.js';
-import { isResponseName } from '../../rules/vocabulary.js';
-import type { RewriteResult, SiteResult } from '../rewrite.js';
+import { isResponseName } from '../../rules/contract/vocabulary.js';
+import type { SiteResult } from '../../rules/contract/fix-report.js';
+import type { RewriteResult } from '../rewrite.js';
 import { chooseBound } from './bound.js';
 import { DOCSTRING_START, helperText } from './helper-text.js';
-import { ModuleImports, type Edit } from './imports.js';
+import { applyEdits, type Edit } from '../../rules/contract/apply-edits.js';
+import { ModuleImports } from './imports.js';
 import { UNKNOWN_PROJECT, pythonProject, versionAtLeast, type PythonProject } from './project.js';
 
 export interface PythonRewriteOptions extends DrainOptions {
@@ -110,14 +113,6 @@ export async function rewritePython(source: string, options: PythonRewriteOption
   } finally {
     tree.delete();
   }
-}
-
-function applyEdits(source: string, edits: readonly Edit[]): string {
-  let output = source;
-  // Insertions at the same offset keep their order: the one listed first ends up first.
-  const ordered = edits.map((edit, index) => ({ edit, index })).sort((a, b) => b.edit.start - a.edit.start || b.edit.end - a.edit.end || b.index - a.index);
-  for (const { edit } of ordered) output = output.slice(0, edit.start) + edit.text + output.slice(edit.end);
-  return output;
 }
 
 /** A rewrite is kept only if it parses and leaves nothing to report but the manual sites. */

@@ -134,12 +134,12 @@ export function holderKeyName(fn: Node): string | null {
   return null;
 }
 
-/** Visits every node below `root` (own traversal; used for small sub-trees such as one class body). */
-export function walk(root: Node, visitorKeys: Record<string, readonly string[] | undefined>, visit: (node: Node) => void): void {
+/** Visits every node below `root` (own traversal; used for small sub-trees such as one class body); `visit` returns false to skip a node's children. */
+export function walk(root: Node, visitorKeys: Record<string, readonly string[] | undefined>, visit: (node: Node) => boolean | void): void {
   const stack: Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    visit(node);
+    if (visit(node) === false) continue;
     for (const key of visitorKeys[node.type] ?? []) {
       const child: unknown = Reflect.get(node, key);
       if (Array.isArray(child)) {

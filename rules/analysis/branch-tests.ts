@@ -1,20 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from './ast.js';
 import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
-import type { Family, StreamResolver } from './streams.js';
+import type { Effect } from './effect.js';
+import type { StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-
-/** What entering a branch does to the "terminal event seen, EOF not yet" fact. */
-export type Effect =
-  | { kind: 'none' }
-  /** `guard`: the test only checks that a completion name is set (`terminator && …`), it does not recognise the event. */
-  | { kind: 'gen'; label: string; guard?: boolean }
-  | { kind: 'kill'; family: Family }
-  | { kind: 'killAll' }
-  /** Classified only when its code path is solved, so files and functions without a close never classify a test. */
-  | { kind: 'deferred'; resolve: () => Effect };
 
 /** Effects on the branch taken when the test holds (`pos`) and when it does not (`neg`). */
 export interface TestEffects {

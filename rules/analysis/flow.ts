@@ -1,6 +1,5 @@
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { Effect } from './branch-tests.js';
-import type { Family } from './streams.js';
+import type { Effect, Family } from './effect.js';
 
 type Segment = TSESLint.CodePathSegment;
 type CodePath = TSESLint.CodePath;

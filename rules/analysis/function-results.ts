@@ -1,12 +1,17 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isDownleveledAsyncBody, isFunction, propertyName, unwrap, type Node } from './ast.js';
 import { enclosingClass } from './class-members.js';
-import type { Effect } from './branch-tests.js';
-import type { StreamResolver } from './streams.js';
+import type { Effect } from './effect.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 // What a called function returns, read from its source: which function a call runs, its own returns, and
 // whether a return ends a terminal-event branch. The classifier summarises dispatchers with these.
+
+/** What these read from the stream resolver (rules/analysis/streams.ts), which keeps both per file. */
+export interface FunctionLookup {
+  variableOf(identifier: TSESTree.Identifier): TSESLint.Scope.Variable | null;
+  returnsOf(fn: Node): TSESTree.ReturnStatement[];
+}
 
 /** `null`, `undefined`, `void 0`, or nothing (`return;`). */
 export function isNullish(node: Node | null | undefined): boolean {
@@ -21,7 +26,7 @@ export function isNullish(node: Node | null | undefined): boolean {
  * The function a call runs: `this.method(…)` of the enclosing class, `fn(…)` declared in the module, or a method of the
  * object a module function returns (`const { getResults } = await connect(…); getResults()`, `conn.getResults()`).
  */
-export function calledFunction(call: TSESTree.CallExpression, streams: StreamResolver, depth = 2): Node | null {
+export function calledFunction(call: TSESTree.CallExpression, streams: FunctionLookup, depth = 2): Node | null {
   const callee = unwrap(call.callee);
   if (callee?.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object)?.type === AST_NODE_TYPES.ThisExpression) {
     const name = propertyName(callee);
@@ -56,7 +61,7 @@ export function calledFunction(call: TSESTree.CallExpression, streams: StreamRes
 }
 
 /** The function under `key` in the object literal that the call `value` returns. */
-function returnedMethod(value: Node | null | undefined, key: string, streams: StreamResolver, depth: number): Node | null {
+function returnedMethod(value: Node | null | undefined, key: string, streams: FunctionLookup, depth: number): Node | null {
   const call = unwrap(value);
   const fn = call?.type === AST_NODE_TYPES.CallExpression ? calledFunction(call, streams, depth) : null;
   if (!fn) return null;

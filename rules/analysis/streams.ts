@@ -1,5 +1,6 @@
 import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
-import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, propertyName, unwrap, type Node } from './ast.js';
+import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, propertyName, unwrap, walk, type Node } from './ast.js';
+import type { Family } from './effect.js';
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { calledFunction, ownReturns } from './function-results.js';
@@ -9,8 +10,6 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 type Scope = TSESLint.Scope.Scope;
 type Variable = TSESLint.Scope.Variable;
 
-/** Identity of one response: the request call, or the variable/field that holds it when its origin is unknown. */
-export type Family = object | string;
 
 const STREAM_TYPE_NAMES = new Set([
   'Response', 'ReadableStream', 'ReadableStreamDefaultReader', 'ReadableStreamReader',
@@ -597,25 +596,15 @@ function asksForStream(call: TSESTree.CallExpression): boolean {
 
 /** The loop body hands what it reads to a decoder (`decoder.decode(chunk)`, `this.decodeChunk(chunk)`): it reads bytes. */
 function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[] | undefined>): boolean {
-  if (!('body' in loop) || !loop.body) return false;
-  const stack: Node[] = [loop.body as Node];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isFunction(node)) continue;
-    if (node.type === AST_NODE_TYPES.CallExpression) {
-      const name = calleeName(node.callee);
-      if (name && words(name).includes('decode')) return true;
-    }
-    for (const key of visitorKeys[node.type] ?? []) {
-      const child: unknown = Reflect.get(node, key);
-      if (Array.isArray(child)) {
-        for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
-      } else if (child && typeof child === 'object' && 'type' in child) {
-        stack.push(child as Node);
-      }
-    }
-  }
-  return false;
+  // An async loop: `for await`, or the `for` of its downleveled form.
+  if (loop.type !== AST_NODE_TYPES.ForOfStatement && loop.type !== AST_NODE_TYPES.ForStatement) return false;
+  let decodes = false;
+  walk(loop.body, visitorKeys, (node) => {
+    if (decodes || isFunction(node)) return false;
+    const name = node.type === AST_NODE_TYPES.CallExpression ? calleeName(node.callee) : null;
+    if (name && words(name).includes('decode')) decodes = true;
+  });
+  return decodes;
 }
 
 function isDoneProperty(name: TSESTree.Identifier): boolean {

@@ -1,4 +1,4 @@
-// The vocabulary is shared with the Python front end: it lives in rules/vocabulary.ts.
+// The vocabulary is shared with the Python front end: it lives in rules/contract/vocabulary.ts.
 export {
   DEFAULT_TERMINAL_PATTERNS,
   JSON_RPC_REPLY_TOKEN,
@@ -10,9 +10,9 @@ export {
   toSnake,
   words,
   type ExemptKind,
-} from '../vocabulary.js';
+} from '../contract/vocabulary.js';
 
-import { words } from '../vocabulary.js';
+import { words } from '../contract/vocabulary.js';
 
 const BODY_WORDS = new Set(['stream', 'body']);
 

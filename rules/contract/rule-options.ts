@@ -8,3 +8,11 @@ export interface SharedRuleOptions {
   /** Method names whose call on a response stream closes it. */
   closeMethods?: string[];
 }
+
+/** The JavaScript rule's options, all filled in (`useTypes`: confirm streams with type information where the parser has it). */
+export interface RuleOptions extends Required<SharedRuleOptions> {
+  useTypes: boolean;
+}
+
+/** As a config writes them: every option may be left out (the defaults fill it in). */
+export type Options = [Partial<RuleOptions>];

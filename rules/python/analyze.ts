@@ -1,11 +1,10 @@
-import type { SharedRuleOptions } from '../contract/rule-options.js';
-import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../vocabulary.js';
+import { PYTHON_MESSAGES, brief, interpolate } from '../contract/messages.js';
 import { solve, type CloseSite } from './cfg.js';
 import { GraphBuilder, type OuterCloser } from './build.js';
 import { outerClosers } from './outer-closers.js';
 import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
-import { DEFAULT_PYTHON_CLOSE_METHODS } from './streams.js';
+import { pythonAnalysisOptions, type PythonAnalysisOptions } from './options.js';
 
 export interface PythonReport {
   site: CloseSite;
@@ -30,33 +29,6 @@ const STOP_ITERATION = /\braise\s+Stop(?:Async)?Iteration\b/;
  */
 const STREAM_EVIDENCE = /[Rr]esponse|RESPONSE|(?<![A-Za-z])(?:[Rr]esp?|RESP?)(?![a-z])|\b(?:stream|sse|connect_sse|EventSource)\s*\(|\bstream\s*=\s*True|[Ss]ession/;
 
-/** The Python analysis's view of the rule options: compiled patterns and the close methods as a set. */
-export interface PythonAnalysisOptions {
-  patterns: readonly RegExp[];
-  closeMethods: ReadonlySet<string>;
-  /** Matches the text of an explicit close call (the pre-filter's first test). */
-  explicitClose: RegExp;
-}
-
-const cache = new Map<string, PythonAnalysisOptions>();
-
-/** The rule options as the Python analysis uses them (each list given replaces its defaults), compiled once per distinct value. */
-export function pythonAnalysisOptions(options: SharedRuleOptions = {}): PythonAnalysisOptions {
-  const key = JSON.stringify([options.terminalPatterns ?? null, options.closeMethods ?? null]);
-  let compiled = cache.get(key);
-  if (!compiled) {
-    const methods = options.closeMethods ?? DEFAULT_PYTHON_CLOSE_METHODS;
-    const names = methods.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    compiled = {
-      patterns: compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS),
-      closeMethods: new Set(methods),
-      explicitClose: names ? new RegExp(`\\.\\s*(?:${names})\\s*\\(`) : /(?!)/,
-    };
-    cache.set(key, compiled);
-  }
-  return compiled;
-}
-
 const DEFAULTS = pythonAnalysisOptions();
 
 /** The cheap pre-filter: whether a Python text can hold a site at all (most files cannot and are not parsed). */
@@ -65,20 +37,11 @@ export function mayReportPython(text: string, options: PythonAnalysisOptions = D
   return close && STREAM_EVIDENCE.test(text);
 }
 
-function shorten(text: string): string {
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
-}
-
 function messageFor(site: CloseSite, event: string): string {
-  if (site.kind === 'explicit') {
-    return `\`${shorten(site.stream)}\` is closed with \`${site.method}()\` after the terminal event \`${event}\` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
-  }
-  if (site.method === 'abandoned') {
-    return `\`${shorten(site.node.text)}\` ends the iteration after the terminal event \`${event}\` before EOF and leaves \`${shorten(site.stream)}\` neither drained nor closed: its connection stays checked out until the client closes. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
-  }
-  const jump = site.node.type === 'break_statement' ? 'break' : 'return';
-  return `\`${jump}\` leaves the loop after the terminal event \`${event}\` before EOF, and ${site.by ?? `its \`${site.method}\``} closes \`${shorten(site.stream)}\`: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (\`drainguard fix\`).`;
+  if (site.kind === 'explicit') return interpolate(PYTHON_MESSAGES.explicitClose, { stream: brief(site.stream), method: site.method, event });
+  if (site.method === 'abandoned') return interpolate(PYTHON_MESSAGES.abandonedIteration, { statement: brief(site.node.text), event, stream: brief(site.stream) });
+  const statement = site.node.type === 'break_statement' ? 'break' : 'return';
+  return interpolate(PYTHON_MESSAGES.closingJump, { statement, event, closer: site.by ?? `its \`${site.method}\``, stream: brief(site.stream) });
 }
 
 interface Unit {

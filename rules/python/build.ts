@@ -2,7 +2,7 @@ import { casePatternMeaning, testMeaning, type TestMeaning } from './conditions.
 import { Graph, type Block, type CloseSite } from './cfg.js';
 import type { Node } from './parser.js';
 import { StreamScope, lastName, unwrap } from './streams.js';
-import { words } from '../vocabulary.js';
+import { words } from '../contract/vocabulary.js';
 
 /** One enclosing construct, innermost last, while a function's graph is built. */
 type Frame =

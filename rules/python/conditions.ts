@@ -1,4 +1,4 @@
-import { JSON_RPC_REPLY_MEMBERS, JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal } from '../vocabulary.js';
+import { JSON_RPC_REPLY_MEMBERS, JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal } from '../contract/vocabulary.js';
 import type { Node } from './parser.js';
 
 /** What a Python test (`if`, `elif`, `while`, `case`) says about the stream, for each of its two outcomes. */

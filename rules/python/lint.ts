@@ -1,11 +1,11 @@
 import type { Linter } from 'eslint';
+import { RULE_ID } from '../contract/messages.js';
 import type { SharedRuleOptions } from '../contract/rule-options.js';
-import { analyzePython, mayReportPython, pythonAnalysisOptions } from './analyze.js';
+import { analyzePython, mayReportPython } from './analyze.js';
+import { pythonAnalysisOptions } from './options.js';
 import { parsePython } from './parser.js';
-import { isSuppressed } from './suppression.js';
+import { isSuppressed } from '../contract/suppression.js';
 import { pythonSyntaxError } from './syntax-error.js';
-
-const RULE_ID = 'drainguard/no-early-stream-close';
 
 export function isPythonPath(file: string): boolean {
   return /\.py$/i.test(file);

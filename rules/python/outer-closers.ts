@@ -1,5 +1,5 @@
-import { isResponseName } from '../vocabulary.js';
-import type { PythonAnalysisOptions } from './analyze.js';
+import { isResponseName } from '../contract/vocabulary.js';
+import type { PythonAnalysisOptions } from './options.js';
 import { collectBindings, isAsync, named, type OuterCloser } from './build.js';
 import type { Node } from './parser.js';
 import { StreamScope, lastName } from './streams.js';

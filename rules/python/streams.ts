@@ -1,4 +1,4 @@
-import { isResponseName } from '../vocabulary.js';
+import { isResponseName } from '../contract/vocabulary.js';
 import type { Node } from './parser.js';
 
 /** Close methods of a Python response stream (httpx `aclose`/`close`, aiohttp also `release`); `--close-method` replaces them. */

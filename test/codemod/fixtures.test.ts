@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadFixtures, type FixtureCase } from './fixture-cases.js';
 import { lintText } from '../support/lint-text.js';
 import { typeDiagnostics } from '../support/type-diagnostics.js';
-import { helperModuleText } from '../../codemods/helper-module.js';
-import { detectStyle } from '../../codemods/style.js';
+import { helperModuleText } from '../../rules/fix/helper-module.js';
+import { detectStyle } from '../../rules/fix/style.js';
 import { drainBounds } from '../../rules/contract/drain-options.js';
 
 import * as transform from '../../codemods/rewrite.js';

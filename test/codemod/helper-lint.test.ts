@@ -13,9 +13,9 @@ import { promisify } from 'node:util';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { helperModuleText } from '../../codemods/helper-module.js';
-import type { PieceName } from '../../codemods/helpers.js';
-import { detectStyle } from '../../codemods/style.js';
+import { helperModuleText } from '../../rules/fix/helper-module.js';
+import type { PieceName } from '../../rules/fix/helpers.js';
+import { detectStyle } from '../../rules/fix/style.js';
 import { drainBounds } from '../../rules/contract/drain-options.js';
 import { typeDiagnostics } from '../support/type-diagnostics.js';
 

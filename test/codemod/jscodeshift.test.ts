@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from './fixture-cases.js';
-import { helperModuleText } from '../../codemods/helper-module.js';
-import type { PieceName } from '../../codemods/helpers.js';
-import { detectStyle } from '../../codemods/style.js';
+import { helperModuleText } from '../../rules/fix/helper-module.js';
+import type { PieceName } from '../../rules/fix/helpers.js';
+import { detectStyle } from '../../rules/fix/style.js';
 import { drainBounds } from '../../rules/contract/drain-options.js';
 
 const ALL_PIECES: PieceName[] = ['drainReader', 'drainIterator', 'drainable', 'drainableBody', 'tapBody', 'tapResponse', 'drainNodeStream'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectStyle, optionValues } from '../../codemods/style.js';
+import { detectStyle, optionValues } from '../../rules/fix/style.js';
 
 // What the emitted code is laid out by: the repository's formatter settings, else the file itself.
 describe('formatter settings', () => {

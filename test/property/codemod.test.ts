@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rewrite, type RewriteResult } from '../../codemods/rewrite.js';
-import { helperModuleText } from '../../codemods/helper-module.js';
-import { detectStyle } from '../../codemods/style.js';
+import { helperModuleText } from '../../rules/fix/helper-module.js';
+import { detectStyle } from '../../rules/fix/style.js';
 import { drainBounds } from '../../rules/contract/drain-options.js';
 import { invalid } from '../rules/cases.js';
 import { typeDiagnostics } from '../support/type-diagnostics.js';

@@ -5,7 +5,7 @@
  * the close CallExpression, an implicit one on the `break`/`return` statement. `locations.test.ts`
  * checks that each expected range really spans such a node, independently of the rule.
  */
-import type { RuleOptions } from '../../rules/no-early-stream-close.js';
+import type { RuleOptions } from '../../rules/contract/rule-options.js';
 
 export type MessageId = 'explicitClose' | 'implicitClose';
 

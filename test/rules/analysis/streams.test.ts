@@ -8,7 +8,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../../rules/analysis/ast.js';
-import { StreamResolver, type Family } from '../../../rules/analysis/streams.js';
+import { StreamResolver } from '../../../rules/analysis/streams.js';
+import type { Family } from '../../../rules/analysis/effect.js';
 import { asESLintRule } from '../../../rules/eslint-types.js';
 
 type Probe = 'probe' | 'probeRead' | 'probeEof' | 'loop';

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { helperModuleText } from '../../codemods/helper-module.js';
-import { detectStyle } from '../../codemods/style.js';
-import { drainBounds } from '../../rules/contract/drain-options.js';
+import { helperModuleText } from '../../../rules/fix/helper-module.js';
+import { detectStyle } from '../../../rules/fix/style.js';
+import { drainBounds } from '../../../rules/contract/drain-options.js';
 
 interface Tapped {
   body: ReadableStream<Uint8Array>;

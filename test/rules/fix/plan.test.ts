@@ -1,9 +1,9 @@
 // codemods/plan.ts: how each site the rule reports is to be rewritten (or left manual, with the reason). The sites
 // come from the rule (findSites); each plan is shown as plain text and values, written literally here.
 import { describe, expect, it } from 'vitest';
-import { findSites } from '../../codemods/find-sites.js';
-import type { GiveUp } from '../../codemods/give-up.js';
-import { COMPILED_OUTPUT_REASON, READS_ON_REASON, planSites, type Plan } from '../../codemods/plan.js';
+import { findSites } from '../../../codemods/find-sites.js';
+import type { GiveUp } from '../../../rules/fix/give-up.js';
+import { COMPILED_OUTPUT_REASON, READS_ON_REASON, planSites, type Plan } from '../../../rules/fix/plan.js';
 
 const giveUpText = (giveUp: GiveUp): string => `(${giveUp.param ?? ''}) => ${giveUp.body(giveUp.param ?? '')}`;
 

@@ -1,23 +1,20 @@
-/** A replacement of `text.slice(start, end)`. */
+/** A replacement of `text.slice(start, end)`; both front ends' rewrites are lists of these. */
 export interface Edit {
   start: number;
   end: number;
   text: string;
 }
 
-/** Leading whitespace of the line that holds `offset`. */
-export function indentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart))![0];
-}
-
-/** Applies non-overlapping edits (sorted here) to `text`. */
+/**
+ * Applies edits to `text` (whose first character is at `offset` of the text the edits count in). Insertions at one
+ * offset keep their list order (the one listed first ends up first); edits that overlap are an error, never a guess.
+ */
 export function applyEdits(text: string, edits: readonly Edit[], offset = 0): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start);
+  const ordered = edits.map((edit, index) => ({ edit, index })).sort((a, b) => b.edit.start - a.edit.start || b.edit.end - a.edit.end || b.index - a.index);
   let result = text;
   let previousStart = Infinity;
-  for (const edit of sorted) {
-    if (edit.end > previousStart) throw new Error('overlapping edits');
+  for (const { edit } of ordered) {
+    if (edit.end > previousStart) throw new Error(`overlapping edits at ${edit.start}-${edit.end} and ${previousStart}`);
     result = result.slice(0, edit.start - offset) + edit.text + result.slice(edit.end - offset);
     previousStart = edit.start;
   }

@@ -1,10 +1,10 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import type { DrainBounds } from '../rules/contract/drain-options.js';
+import type { DrainBounds } from '../contract/drain-options.js';
 import { EditBuilder } from './edits.js';
 import { InlineBinding, ModuleBinding, canImport, type HelperBinding } from './helper-binding.js';
 import type { PieceName } from './helpers.js';
-import { isTypeScriptPath } from './language.js';
-import type { Edit } from './layout.js';
+import { isTypeScriptPath } from '../parser-options.js';
+import type { Edit } from '../contract/apply-edits.js';
 import type { Plan } from './plan.js';
 import { detectStyle, type Style, type StyleSettings } from './style.js';
 

@@ -1,16 +1,10 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyName, unwrap, type Node } from '../rules/analysis/ast.js';
+import { calleeName, propertyName, unwrap, type Node } from '../analysis/ast.js';
+import { variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
+import { DefinitionType } from '@typescript-eslint/scope-manager';
 
-interface VariableLike {
-  defs: Array<{ type: string; name: Node; node: Node }>;
-  references: Array<{ init?: boolean; writeExpr?: unknown; identifier: Node }>;
-}
-interface ScopeLike {
-  set: Map<string, VariableLike>;
-  upper: ScopeLike | null;
-}
 
 type WebBodyKind = 'response' | 'body';
 
@@ -22,21 +16,20 @@ type WebBodyKind = 'response' | 'body';
  * declares under that name) proves nothing.
  */
 export function webBodyKind(expression: Node, sourceCode: SourceCode, seen: ReadonlySet<Node> = new Set()): WebBodyKind | null {
-  const node = expression.type === AST_NODE_TYPES.TSNonNullExpression ? (expression.expression as Node) : expression;
+  const node = expression.type === AST_NODE_TYPES.TSNonNullExpression ? expression.expression : expression;
   if (node.type === AST_NODE_TYPES.MemberExpression && !node.computed && propertyName(node) === 'body') {
     return webBodyKind(node.object, sourceCode, seen) === 'response' ? 'body' : null;
   }
   if (node.type !== AST_NODE_TYPES.Identifier) return null;
-  const variable = lookup(node.name, node, sourceCode);
+  const variable = variableAt(node.name, node, sourceCode);
   if (!variable || variable.defs.length !== 1) return null;
   if (variable.references.some((reference) => reference.writeExpr && !reference.init)) return null;
   const def = variable.defs[0];
   const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
-  if (def.type === 'Parameter') return parameterKind(def.name, def.node, sourceCode, seen);
-  if (def.type !== 'Variable') return null;
-  const init = (def.node as TSESTree.VariableDeclarator).init as Node | null;
-  if (!init || def.node.type !== AST_NODE_TYPES.VariableDeclarator || (def.node).id !== def.name) return null;
+  if (def.type === DefinitionType.Parameter) return parameterKind(def.name, def.node, sourceCode, seen);
+  if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id !== def.name || !def.node.init) return null;
+  const init = def.node.init;
   if (init.type === AST_NODE_TYPES.AwaitExpression) {
     const call = unwrap(init.argument);
     if (call?.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && calleeName(call.callee) === 'fetch' && isGlobal('fetch', call, sourceCode)) {
@@ -56,7 +49,7 @@ function parameterKind(parameter: Node, fn: Node, sourceCode: SourceCode, seen: 
   const index = (fn.params as Node[]).indexOf(parameter);
   const name = functionName(fn);
   if (index < 0 || !name) return null;
-  const variable = lookup(name.name, name, sourceCode);
+  const variable = variableAt(name.name, name, sourceCode);
   const calls = variable?.references.filter((reference) => !reference.init) ?? [];
   if (!variable || variable.defs.length !== 1 || calls.length === 0) return null;
   const within = new Set([...seen, parameter]);
@@ -96,7 +89,7 @@ function isExported(declaration: Node): boolean {
  * type of that member in the annotation.
  */
 function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | undefined {
-  const own = (name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+  const own = name.type === AST_NODE_TYPES.Identifier ? name.typeAnnotation?.typeAnnotation : undefined;
   if (own) return own;
   const property = name.parent;
   if (property?.type !== AST_NODE_TYPES.Property || property.value !== name || property.computed || property.parent?.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
@@ -104,8 +97,9 @@ function declaredType(name: Node, sourceCode: SourceCode): TSESTree.TypeNode | u
   const pattern = property.parent;
   let objectType = pattern.typeAnnotation?.typeAnnotation;
   if (!objectType && pattern.parent?.type === AST_NODE_TYPES.VariableDeclarator && pattern.parent.id === pattern && pattern.parent.init?.type === AST_NODE_TYPES.Identifier) {
-    const source = lookup(pattern.parent.init.name, pattern.parent.init, sourceCode);
-    if (source?.defs.length === 1) objectType = (source.defs[0].name as { typeAnnotation?: TSESTree.TSTypeAnnotation }).typeAnnotation?.typeAnnotation;
+    const source = variableAt(pattern.parent.init.name, pattern.parent.init, sourceCode);
+    const sourceName = source?.defs.length === 1 ? source.defs[0].name : null;
+    if (sourceName?.type === AST_NODE_TYPES.Identifier) objectType = sourceName.typeAnnotation?.typeAnnotation;
   }
   if (!key || objectType?.type !== AST_NODE_TYPES.TSTypeLiteral) return undefined;
   for (const member of objectType.members) {
@@ -133,14 +127,7 @@ function annotationKind(type: TSESTree.TypeNode | undefined, at: Node, sourceCod
 
 /** The name is not declared or imported in the file (a lib global has no definition). */
 function isGlobal(name: string, at: Node, sourceCode: SourceCode): boolean {
-  const variable = lookup(name, at, sourceCode);
+  const variable = variableAt(name, at, sourceCode);
   return !variable || variable.defs.length === 0;
 }
 
-function lookup(name: string, at: Node, sourceCode: SourceCode): VariableLike | null {
-  for (let scope: ScopeLike | null = sourceCode.getScope(at); scope; scope = scope.upper) {
-    const variable = scope.set.get(name);
-    if (variable) return variable;
-  }
-  return null;
-}

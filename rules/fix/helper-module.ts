@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DrainBounds } from '../rules/contract/drain-options.js';
+import type { DrainBounds } from '../contract/drain-options.js';
 import { bytesText, piecesIn, renderPieces, withDependencies, type PieceName } from './helpers.js';
 import type { Style } from './style.js';
 

@@ -1,9 +1,10 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, unwrap, type Node } from '../rules/analysis/ast.js';
-import type { StreamResolver } from '../rules/analysis/streams.js';
-import type { FoundSite } from './find-sites.js';
+import { calleeName, unwrap, type Node } from '../analysis/ast.js';
+import type { StreamResolver } from '../analysis/streams.js';
+import type { StreamSite } from '../analysis/site.js';
 import { giveUpFor, type GiveUp } from './give-up.js';
+import { variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
@@ -12,7 +13,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
  */
 export interface DataHandlerPlan {
   kind: 'dataHandler';
-  site: FoundSite;
+  site: StreamSite;
   statement: Node;
   /** The stream whose 'data' handler holds the close, as written there (`res`, `res.data`, `body`). */
   stream: string;
@@ -44,12 +45,12 @@ export function dataHandlerCall(fn: Node): TSESTree.CallExpression | null {
  * is the close, or null when the close is used as a value.
  */
 export function planDataHandler(
-  site: FoundSite,
+  site: StreamSite,
   handler: Node,
   statement: Node | null,
   streams: StreamResolver,
   sourceCode: SourceCode,
-): DataHandlerPlan | { kind: 'manual'; site: FoundSite; reason: string } {
+): DataHandlerPlan | { kind: 'manual'; site: StreamSite; reason: string } {
   const manual = (reason: string) => ({ kind: 'manual' as const, site, reason });
   const call = dataHandlerCall(handler)!;
   const callee = unwrap(call.callee);
@@ -60,7 +61,7 @@ export function planDataHandler(
   const close = unwrap(site.node);
   const closeCallee = close?.type === AST_NODE_TYPES.CallExpression ? unwrap(close.callee) : null;
   if (close?.type !== AST_NODE_TYPES.CallExpression || closeCallee?.type !== AST_NODE_TYPES.MemberExpression) return manual(DATA_HANDLER_OTHER_STREAM_REASON);
-  const receiver = closeCallee.object as Node;
+  const receiver: Node = closeCallee.object;
   const text = (node: Node): string => sourceCode.getText(node).replace(/[!?]+$/, '');
   // The response itself, or the request it answers (`req.destroy()` of the request `http.get` returned).
   const sameStream = text(receiver) === text(stream) || (streams.familyOf(receiver) !== null && streams.familyOf(receiver) === streams.familyOf(stream));
@@ -88,16 +89,6 @@ function isBuilt(node: Node | null | undefined): boolean {
 /** A variable set from a stream built by a call (`const events = incoming.pipe(createSSEParser())`). */
 function isDerivedVariable(stream: Node, sourceCode: SourceCode): boolean {
   if (stream.type !== AST_NODE_TYPES.Identifier) return false;
-  for (let scope: ScopeLike | null = sourceCode.getScope(stream); scope; scope = scope.upper) {
-    const variable = scope.set.get(stream.name);
-    if (!variable) continue;
-    const definition = variable.defs[0]?.node;
-    return definition?.type === AST_NODE_TYPES.VariableDeclarator && definition.id.type === AST_NODE_TYPES.Identifier && isBuilt(definition.init);
-  }
-  return false;
-}
-
-interface ScopeLike {
-  set: Map<string, { defs: Array<{ node: Node }> }>;
-  upper: ScopeLike | null;
+  const definition = variableAt(stream.name, stream, sourceCode)?.defs[0]?.node;
+  return definition?.type === AST_NODE_TYPES.VariableDeclarator && definition.id.type === AST_NODE_TYPES.Identifier && isBuilt(definition.init);
 }

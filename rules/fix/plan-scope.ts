@@ -1,22 +1,14 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import type { TSESTree } from '@typescript-eslint/utils';
-import { isFunction, unwrap, type Node } from '../rules/analysis/ast.js';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { isFunction, unwrap, type Node } from '../analysis/ast.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** Where the planner looks things up: names in scope, enclosing functions and statements. */
 
-interface VariableLike {
-  defs: Array<{ type: string; node: Node; parent?: Node | null }>;
-  references: Array<{ init?: boolean; isWrite: () => boolean }>;
-}
 
-interface ScopeLike {
-  set: Map<string, VariableLike>;
-  upper: ScopeLike | null;
-}
-
-export function variableAt(name: string, node: Node, sourceCode: SourceCode): VariableLike | null {
-  for (let scope: ScopeLike | null = sourceCode.getScope(node); scope; scope = scope.upper) {
+/** The variable `name` names at `node`: the planner's one scope lookup. */
+export function variableAt(name: string, node: Node, sourceCode: SourceCode): TSESLint.Scope.Variable | null {
+  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(node); scope; scope = scope.upper) {
     const variable = scope.set.get(name);
     if (variable) return variable;
   }

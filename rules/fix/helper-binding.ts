@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { DrainBounds } from '../rules/contract/drain-options.js';
+import type { DrainBounds } from '../contract/drain-options.js';
 import { HELPER_IDENTIFIERS, piecesIn, renderPieces, withDependencies, type PieceName } from './helpers.js';
-import type { Edit } from './layout.js';
+import type { Edit } from '../contract/apply-edits.js';
 import type { Style } from './style.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 

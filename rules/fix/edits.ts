@@ -1,9 +1,9 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { walk, type Node } from '../rules/analysis/ast.js';
+import { walk, type Node } from '../analysis/ast.js';
 import { arrowText, type GiveUp } from './give-up.js';
 import type { HelperBinding } from './helper-binding.js';
 import { HAND_OFF_METHOD } from './helpers.js';
-import { indentAt, type Edit } from './layout.js';
+import type { Edit } from '../contract/apply-edits.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
 import { enclosingFunction, isStatementListItem, previousStatement } from './plan-scope.js';
 import type { IteratorTapPlan, LoopPlan, ReaderPlan } from './plan.js';
@@ -254,3 +254,8 @@ function visualLength(line: string, unit: string): number {
   return line.replace(/\t/g, unit === '\t' ? '  ' : unit).length;
 }
 
+/** Leading whitespace of the line that holds `offset`. */
+export function indentAt(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))![0];
+}

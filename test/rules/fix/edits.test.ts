@@ -1,13 +1,13 @@
 // codemods/edits.ts: the text each plan puts in place of a site, in the file's style. The helpers are bound by name
 // here (no import, no copy), so each expected output is the site's rewrite alone, written literally.
 import { describe, expect, it } from 'vitest';
-import { EditBuilder } from '../../codemods/edits.js';
-import { findSites } from '../../codemods/find-sites.js';
-import type { HelperBinding } from '../../codemods/helper-binding.js';
-import type { PieceName } from '../../codemods/helpers.js';
-import { applyEdits } from '../../codemods/layout.js';
-import { planSites } from '../../codemods/plan.js';
-import { detectStyle } from '../../codemods/style.js';
+import { EditBuilder } from '../../../rules/fix/edits.js';
+import { findSites } from '../../../codemods/find-sites.js';
+import type { HelperBinding } from '../../../rules/fix/helper-binding.js';
+import type { PieceName } from '../../../rules/fix/helpers.js';
+import { applyEdits } from '../../../rules/contract/apply-edits.js';
+import { planSites } from '../../../rules/fix/plan.js';
+import { detectStyle } from '../../../rules/fix/style.js';
 
 class NamesOnly implements HelperBinding {
   readonly used = new Set<PieceName>();

@@ -1,6 +1,7 @@
 // codemods/layout.ts: edits applied to text, merged into one suggestion, and the indentation they keep.
 import { describe, expect, it } from 'vitest';
-import { applyEdits, indentAt, mergeEdits } from '../../codemods/layout.js';
+import { applyEdits, mergeEdits } from '../../rules/contract/apply-edits.js';
+import { indentAt } from '../../rules/fix/edits.js';
 
 describe('applyEdits', () => {
   it('applies edits given in any order, from the end backwards, so earlier offsets stay valid', () => {

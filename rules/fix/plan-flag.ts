@@ -1,7 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { isFunction, walk, type Node } from '../rules/analysis/ast.js';
-import type { BranchTestClassifier } from '../rules/analysis/branch-tests.js';
+import { isFunction, walk, type Node } from '../analysis/ast.js';
+import type { BranchTestClassifier } from '../analysis/branch-tests.js';
 import { inScopeAt, variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -21,7 +21,7 @@ export function terminalFlag(tryStatement: TSESTree.TryStatement, close: Node, c
     if (!test || classifier.classify(test).pos.kind !== 'gen') return;
     const variable = variableAt(name, node, sourceCode);
     const declaration = variable?.defs[0];
-    if (!declaration || declaration.type !== 'Variable' || !inScopeAt(node.left, close, sourceCode)) return;
+    if (declaration?.node.type !== AST_NODE_TYPES.VariableDeclarator || !inScopeAt(node.left, close, sourceCode)) return;
     const [start, end] = tryStatement.range;
     if (declaration.node.range[0] >= start && declaration.node.range[1] <= end) return;
     found = name;

@@ -1,0 +1,30 @@
+import type { SharedRuleOptions } from '../contract/rule-options.js';
+import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../contract/vocabulary.js';
+import { DEFAULT_PYTHON_CLOSE_METHODS } from './streams.js';
+
+/** The Python analysis's view of the rule options: compiled patterns and the close methods as a set. */
+export interface PythonAnalysisOptions {
+  patterns: readonly RegExp[];
+  closeMethods: ReadonlySet<string>;
+  /** Matches the text of an explicit close call (the pre-filter's first test). */
+  explicitClose: RegExp;
+}
+
+const cache = new Map<string, PythonAnalysisOptions>();
+
+/** The rule options as the Python analysis uses them (each list given replaces its defaults), compiled once per distinct value. */
+export function pythonAnalysisOptions(options: SharedRuleOptions = {}): PythonAnalysisOptions {
+  const key = JSON.stringify([options.terminalPatterns ?? null, options.closeMethods ?? null]);
+  let compiled = cache.get(key);
+  if (!compiled) {
+    const methods = options.closeMethods ?? DEFAULT_PYTHON_CLOSE_METHODS;
+    const names = methods.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    compiled = {
+      patterns: compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS),
+      closeMethods: new Set(methods),
+      explicitClose: names ? new RegExp(`\\.\\s*(?:${names})\\s*\\(`) : /(?!)/,
+    };
+    cache.set(key, compiled);
+  }
+  return compiled;
+}
