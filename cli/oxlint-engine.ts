@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
-import { RULE_ID, ruleModule } from './rule-id.js';
+import { RULE_ID } from './rule-id.js';
 import { needsESLintDirectives } from './lint-directives.js';
 import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
 import { makeResult } from './results.js';
@@ -235,9 +235,12 @@ export interface OxlintResults {
 
 const NO_RESULTS: OxlintResults = { results: new Map(), unsuggested: new Set() };
 
-/** The plugin's suggestion records of one run, by file and report start (UTF-16 offset). */
-function readSuggestions(file: string, cwd: string): Map<string, SuggestionRecord['suggestions']> {
-  const records = new Map<string, SuggestionRecord['suggestions']>();
+/** What the plugin recorded of a report: its message id and suggestions. */
+export type RecordedReport = Pick<SuggestionRecord, 'messageId' | 'suggestions'>;
+
+/** The plugin's records of one run, by file and report start (UTF-16 offset). */
+function readSuggestions(file: string, cwd: string): Map<string, RecordedReport> {
+  const records = new Map<string, RecordedReport>();
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
@@ -247,7 +250,7 @@ function readSuggestions(file: string, cwd: string): Map<string, SuggestionRecor
   for (const line of text.split('\n')) {
     if (!line) continue;
     const record = JSON.parse(line) as SuggestionRecord;
-    records.set(`${path.resolve(cwd, record.filename)}:${record.start}`, record.suggestions);
+    records.set(`${path.resolve(cwd, record.filename)}:${record.start}`, { messageId: record.messageId, suggestions: record.suggestions });
   }
   return records;
 }
@@ -262,7 +265,7 @@ function readSuggestions(file: string, cwd: string): Map<string, SuggestionRecor
 export function toResults(
   batch: readonly SourceFile[],
   diagnostics: readonly OxlintDiagnostic[],
-  suggestions: Map<string, SuggestionRecord['suggestions']>,
+  recorded: Map<string, RecordedReport>,
   cwd: string,
 ): OxlintResults {
   const byFile = new Map<string, OxlintDiagnostic[]>();
@@ -281,10 +284,10 @@ export function toResults(
     const messages = (byFile.get(filePath) ?? []).map((diagnostic) => {
       // The plugin sees ranges in UTF-16 units, as ESLint does; oxlint's span counts UTF-8 bytes.
       const start = utf16Index(text, diagnostic.labels![0].span.offset);
-      const message = toMessage(diagnostic, text, start);
-      const recorded = suggestions.get(`${filePath}:${start}`);
-      if (!recorded) unsuggested.add(filePath);
-      else if (recorded.length > 0) message.suggestions = recorded;
+      const report = recorded.get(`${filePath}:${start}`);
+      const message = toMessage(diagnostic, text, start, report?.messageId);
+      if (!report) unsuggested.add(filePath);
+      else if (report.suggestions.length > 0) message.suggestions = report.suggestions;
       return message;
     });
     messages.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -293,20 +296,14 @@ export function toResults(
   return { results, unsuggested };
 }
 
-const MESSAGE_PATTERNS = Object.entries(ruleModule.meta?.messages ?? {}).map(([messageId, template]) => ({
-  messageId,
-  pattern: new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '[\\s\\S]*')}$`),
-}));
-
 /**
  * An ESLint message for one of oxlint's reports, which starts at `startIndex` (UTF-16 units): the span
  * is in UTF-8 bytes, ESLint counts UTF-16 units.
  */
-function toMessage(diagnostic: OxlintDiagnostic, text: string, startIndex: number): Linter.LintMessage {
+function toMessage(diagnostic: OxlintDiagnostic, text: string, startIndex: number, messageId: string | undefined): Linter.LintMessage {
   const { offset, length } = diagnostic.labels![0].span;
   const start = position(text, startIndex);
   const end = position(text, utf16Index(text, offset + length));
-  const messageId = MESSAGE_PATTERNS.find(({ pattern }) => pattern.test(diagnostic.message))?.messageId;
   return {
     ruleId: RULE_ID,
     severity: 2,

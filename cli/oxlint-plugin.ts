@@ -11,10 +11,14 @@ import plugin from '../rules/index.js';
 
 export const SUGGESTIONS_ENV = 'DRAINGUARD_OXLINT_SUGGESTIONS';
 
-/** One report's suggestions: the file, the report's start offset, and the suggestions as ESLint's LintMessage has them. */
+/**
+ * One report as oxlint's JSON does not give it: the file, the report's start offset, its message id, and its
+ * suggestions as ESLint's LintMessage has them.
+ */
 export interface SuggestionRecord {
   filename: string;
   start: number;
+  messageId?: string;
   suggestions: SuggestionResult[];
 }
 
@@ -68,10 +72,10 @@ function recording(rule: Rule.RuleModule): Rule.RuleModule {
       if (!out) return rule.create(context);
       const report = (descriptor: Parameters<Rule.RuleContext['report']>[0]): void => {
         try {
-          const node = (descriptor as { node?: { range?: [number, number] } }).node;
+          const { node, messageId } = descriptor as { node?: { range?: [number, number] }; messageId?: string };
           if (node?.range) {
             const suggestions = suggestionsOf(descriptor as { suggest?: SuggestionDescriptor[] }, messages);
-            const record: SuggestionRecord = { filename: context.filename, start: node.range[0], suggestions };
+            const record: SuggestionRecord = { filename: context.filename, start: node.range[0], messageId, suggestions };
             appendFileSync(out, `${JSON.stringify(record)}\n`);
           }
         } catch {

@@ -30,16 +30,6 @@ function removeBabelRegisterHook(): void {
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<typeof Rewrite>;
 let rewriteModule: Promise<typeof Rewrite> | undefined;
 
-/** `--drainTimeoutMs=N` / `--drain-timeout-ms=N` (and the byte limit): a whole number >= 0, or the default. */
-function wholeNumberFrom(options: Record<string, unknown>, name: string, dashed: string, fallback: number): number {
-  const raw = options[name] ?? options[dashed] ?? fallback;
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be a whole number >= 0, got ${textOf(raw)}`);
-  }
-  return value;
-}
-
 /** An option value as the user wrote it: a string as is, anything else as JSON. */
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
@@ -64,7 +54,7 @@ async function transform(file: FileInfo, api: Api, options: Record<string, unkno
     removeBabelRegisterHook();
     rewriteModule = importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
   }
-  const { rewrite, DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_DRAIN_MAX_BYTES, findHelperModule, readHelperModule, styleSettingsFor } = await rewriteModule;
+  const { rewrite, drainBounds, findHelperModule, readHelperModule, styleSettingsFor } = await rewriteModule;
   const terminalPatterns = listFrom(options.terminalPatterns);
   const closeMethods = listFrom(options.closeMethods);
   const helperPath = options.helperPath ?? options['helper-path'];
@@ -74,9 +64,13 @@ async function transform(file: FileInfo, api: Api, options: Record<string, unkno
     if (named === null || named === 'foreign') throw new Error(`--helperPath ${textOf(helperPath)}: ${named === null ? 'no such file' : 'not a helper module drainguard fix wrote'}`);
     helperModule = named;
   }
+  // `--drainTimeoutMs=N` or `--drain-timeout-ms=N` (and the byte limit), checked as `drainguard fix` checks them.
+  const bounds = drainBounds({
+    drainTimeoutMs: options.drainTimeoutMs ?? options['drain-timeout-ms'],
+    drainMaxBytes: options.drainMaxBytes ?? options['drain-max-bytes'],
+  });
   const result = rewrite(file.source, file.path, {
-    drainTimeoutMs: wholeNumberFrom(options, 'drainTimeoutMs', 'drain-timeout-ms', DEFAULT_DRAIN_TIMEOUT_MS),
-    drainMaxBytes: wholeNumberFrom(options, 'drainMaxBytes', 'drain-max-bytes', DEFAULT_DRAIN_MAX_BYTES),
+    ...bounds,
     ruleOptions: { ...(terminalPatterns ? { terminalPatterns } : {}), ...(closeMethods ? { closeMethods } : {}) },
     helperModule: helperModule ?? undefined,
     styleSettings: styleSettingsFor(file.path),

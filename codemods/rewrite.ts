@@ -1,5 +1,5 @@
 import { buildOutput, type BuildOptions } from '../rules/fix/build-output.js';
-import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS, drainBounds, type DrainOptions } from '../rules/contract/drain-options.js';
+import { drainBounds, type DrainOptions } from '../rules/contract/drain-options.js';
 import { findSites, type FindSitesOptions, type FoundSite } from './find-sites.js';
 import { generatedNote } from './generated.js';
 import { applyEdits } from '../rules/contract/apply-edits.js';
@@ -8,7 +8,7 @@ import type { PieceName } from '../rules/fix/helpers.js';
 import { planSites, type Plan } from '../rules/fix/plan.js';
 import { verifyRewrite } from './verify.js';
 
-export { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS };
+export { drainBounds };
 // The jscodeshift transform (CommonJS) reaches the engine through this module only.
 export { findHelperModule, readHelperModule } from '../rules/fix/helper-module.js';
 export { styleSettingsFor } from '../rules/fix/style.js';

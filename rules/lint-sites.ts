@@ -40,10 +40,7 @@ export interface FoundSites {
 type LinterClass = typeof import('eslint').Linter;
 let LoadedLinter: LinterClass | undefined;
 
-/**
- * ESLint's Linter, loaded on first use: the rule's module graph holds this file (its suggestions are verified with it),
- * and a host that never evaluates a suggestion (oxlint, for reports it only prints) need not load ESLint.
- */
+/** ESLint's Linter, loaded on first use. */
 function newLinter(options: ConstructorParameters<LinterClass>[0]): Linter {
   LoadedLinter ??= (createRequire(import.meta.url)('eslint') as typeof import('eslint')).Linter;
   return new LoadedLinter(options);
@@ -108,21 +105,4 @@ export function verifyRewriteWith(createRule: RuleFactory, output: string, fileP
   const reported = again.sites.filter((site) => !site.partOf).length;
   if (reported > remaining) return 'rolled back: the rule still reports this site after the rewrite';
   return null;
-}
-
-/**
- * How a suggestion is verified in its host: the host's parser and options, without type information (the check is
- * syntactic), where the host is ESLint with an ESLint parser (espree, or one with `parseForESLint`); undefined elsewhere (oxlint's context mimics espree without
- * being it): drainguard's own choice by extension then reads the rewrite, as `drainguard fix` does.
- */
-export function verificationLanguageOptions(languageOptions: Linter.LanguageOptions | undefined): Linter.LanguageOptions | undefined {
-  const parser: unknown = languageOptions?.parser;
-  if (!languageOptions || typeof parser !== 'object' || parser === null) return undefined;
-  const eslintParser = 'parseForESLint' in parser || ('name' in parser && parser.name === 'espree');
-  if (!eslintParser) return undefined;
-  const parserOptions = { ...languageOptions.parserOptions };
-  delete parserOptions.project;
-  delete parserOptions.projectService;
-  const { ecmaVersion, sourceType, globals } = languageOptions;
-  return { ecmaVersion, sourceType, ...(globals ? { globals } : {}), parser: languageOptions.parser, parserOptions };
 }

@@ -17,7 +17,8 @@ import { DOCS_URL, MESSAGES, brief, type CloseKind, type MessageIds } from './co
 import type { Options, RuleOptions } from './contract/rule-options.js';
 import { asESLintLanguageOptions } from './eslint-types.js';
 import { suggestedEdits, type SuggestedRewrite, type SuggestionContext } from './fix/suggest.js';
-import { verificationLanguageOptions, verifyRewriteWith, type RuleHooks } from './lint-sites.js';
+import type { RuleHooks } from './lint-sites.js';
+import { parseErrorOf, verificationLanguageOptions } from './parse-check.js';
 
 interface Site {
   node: Node;
@@ -217,12 +218,12 @@ function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, ho
     }
     if (found.length === 0) return;
     for (const { site } of found) hooks.onReport?.(siteAt(site.node, site.messageId, { streams }));
-    // Built and verified when a host first asks for a suggestion's fix (ESLint does at once; a host that only prints
+    // Built and parsed when a host first asks for a suggestion's fix (ESLint does at once; a host that only prints
     // reports never does), for all sites at once.
     let suggestions: Map<Node, SuggestedRewrite> | undefined;
     const suggested = (): Map<Node, SuggestedRewrite> => (suggestions ??= suggestionsFor(found.map(({ site }) => site), sourceCode, suggestionContext(context), streams));
     for (const { site, event } of found) {
-      // No rewrite (a manual site, or one that failed its verification): no fix, and ESLint drops the suggestion.
+      // No rewrite (a manual site, or one that does not parse): no fix, and ESLint drops the suggestion.
       const fix: TSESLint.ReportFixFunction = (fixer) => {
         const rewrite = suggested().get(site.node);
         return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
@@ -401,7 +402,16 @@ function cached<T>(cache: Map<string, T>, values: readonly string[], build: (val
   return built;
 }
 
+const matchersByList = new WeakMap<readonly string[], CloseMethodMatchers>();
+
+/** The matchers of a list of close methods; ESLint hands every file of a config the same options (one look-up per file). */
 function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
+  let matchers = matchersByList.get(closeMethods);
+  if (!matchers) matchersByList.set(closeMethods, (matchers = matchersForList(closeMethods)));
+  return matchers;
+}
+
+function matchersForList(closeMethods: readonly string[]): CloseMethodMatchers {
   return cached(closeMethodMatchers, closeMethods, (methods) => ({
     candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
     closeCalls: closeCallSelector(methods),
@@ -474,7 +484,7 @@ function inheritsState(node: Node): boolean {
 }
 
 /**
- * The suggestion is the rewrite `drainguard fix` makes (one code path, verified the same way), with the default bounds.
+ * The suggestion is the rewrite `drainguard fix` makes (one code path), with the default bounds, where it parses.
  * A jump folded into the close right before it (`body.destroy(); return;`) is rewritten with that close.
  */
 function suggestionsFor(found: readonly Site[], sourceCode: SourceCode, context: SuggestionContext, streams: StreamResolver): Map<Node, SuggestedRewrite> {
@@ -493,14 +503,14 @@ function suggestionsFor(found: readonly Site[], sourceCode: SourceCode, context:
   }
 }
 
-/** How the suggestions of a file are planned and verified: with the rule's own options, by a run of the rule without types. */
+/** How the suggestions of a file are planned and checked: with the rule's own options, by the parser that read the file. */
 function suggestionContext(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>): SuggestionContext {
   const ruleOptions = context.options[0] ?? {};
-  const verifyOptions = { ruleOptions: { ...ruleOptions, useTypes: false }, languageOptions: verificationLanguageOptions(asESLintLanguageOptions(context.languageOptions)) };
+  const languageOptions = verificationLanguageOptions(asESLintLanguageOptions(context.languageOptions));
   return {
     filename: context.filename,
     terminalPatterns: ruleOptions.terminalPatterns,
-    verify: (output, remaining) => verifyRewriteWith(createNoEarlyStreamClose, output, context.filename, verifyOptions, remaining) === null,
+    parses: (text) => parseErrorOf(text, context.filename, languageOptions) === null,
   };
 }
 

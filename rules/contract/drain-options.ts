@@ -18,11 +18,22 @@ export interface DrainBounds {
   drainMaxBytes: number;
 }
 
-/** The bounds with their defaults filled in; a value that is not a whole number >= 0 is a RangeError. */
-export function drainBounds(options: DrainOptions = {}): DrainBounds {
-  const bounds = { drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS, drainMaxBytes: options.drainMaxBytes ?? DEFAULT_DRAIN_MAX_BYTES };
-  for (const [name, value] of Object.entries(bounds)) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
+/**
+ * The bounds with their defaults filled in. A value may come as the user typed it (the jscodeshift transform's
+ * `--drainTimeoutMs=500` is a string); one that is not a whole number >= 0 is a RangeError that quotes it.
+ */
+export function drainBounds(options: { drainTimeoutMs?: unknown; drainMaxBytes?: unknown } = {}): DrainBounds {
+  return {
+    drainTimeoutMs: wholeNumber('drainTimeoutMs', options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS),
+    drainMaxBytes: wholeNumber('drainMaxBytes', options.drainMaxBytes ?? DEFAULT_DRAIN_MAX_BYTES),
+  };
+}
+
+function wholeNumber(name: string, raw: unknown): number {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : (JSON.stringify(raw) ?? String(raw));
+    throw new RangeError(`${name} must be a whole number >= 0, got ${text}`);
   }
-  return bounds;
+  return value;
 }

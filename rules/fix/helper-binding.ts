@@ -19,10 +19,30 @@ export interface HelperBinding {
   readonly used: ReadonlySet<PieceName>;
 }
 
-const names = new WeakMap<TSESTree.Program, { declared: ReadonlySet<string>; words: ReadonlySet<string> }>();
+/** Identifier-like words of a file, each looked up in its text when first asked for (a bundle has megabytes of them). */
+class FileWords {
+  private readonly known = new Map<string, boolean>();
 
-/** Top-level names a file declares, and every identifier-like word in it (a name a new declaration must avoid). */
-function namesOf(text: string, program: TSESTree.Program): { declared: ReadonlySet<string>; words: ReadonlySet<string> } {
+  constructor(private readonly text: string) {}
+
+  has(word: string): boolean {
+    let found = this.known.get(word);
+    if (found === undefined) {
+      found = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`).test(this.text);
+      this.known.set(word, found);
+    }
+    return found;
+  }
+
+  add(word: string): void {
+    this.known.set(word, true);
+  }
+}
+
+const names = new WeakMap<TSESTree.Program, { declared: ReadonlySet<string>; words: FileWords }>();
+
+/** Top-level names a file declares, and the identifier-like words in it (names a new declaration must avoid). */
+function namesOf(text: string, program: TSESTree.Program): { declared: ReadonlySet<string>; words: FileWords } {
   const known = names.get(program);
   if (known) return known;
   const declared = new Set<string>();
@@ -33,7 +53,7 @@ function namesOf(text: string, program: TSESTree.Program): { declared: ReadonlyS
       for (const declarator of declaration.declarations) if (declarator.id.type === AST_NODE_TYPES.Identifier) declared.add(declarator.id.name);
     }
   }
-  const found = { declared, words: new Set(text.match(/[A-Za-z_$][\w$]*/g)) };
+  const found = { declared, words: new FileWords(text) };
   names.set(program, found);
   return found;
 }
@@ -84,7 +104,7 @@ export class ModuleBinding implements HelperBinding {
   private readonly locals = new Map<PieceName, string>();
   private readonly existing: TSESTree.ImportDeclaration | undefined;
   private readonly specifier: string;
-  private readonly words: Set<string>;
+  private readonly words: FileWords;
 
   constructor(
     private readonly program: TSESTree.Program,
@@ -94,7 +114,8 @@ export class ModuleBinding implements HelperBinding {
     modulePath: string,
   ) {
     this.specifier = moduleSpecifier(filePath, modulePath, program);
-    this.words = new Set(namesOf(text, program).words);
+    // Its own copy: the names this binding adds are not words of the file for the next binding.
+    this.words = new FileWords(text);
     const target = withoutExtension(modulePath);
     this.existing = program.body.find(
       (statement): statement is TSESTree.ImportDeclaration =>

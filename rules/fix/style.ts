@@ -32,8 +32,11 @@ export interface StyleSettings {
 }
 
 const PRETTIER_WIDTH = 80;
+const STYLE_SAMPLE = 256 * 1024;
 
-export function detectStyle(text: string, typescript: boolean, settings: StyleSettings = {}): Style {
+export function detectStyle(fileText: string, typescript: boolean, settings: StyleSettings = {}): Style {
+  // The first 256 KiB say how a file is written as well as all of it (a bundle runs to megabytes).
+  const text = fileText.length > STYLE_SAMPLE ? fileText.slice(0, STYLE_SAMPLE) : fileText;
   return {
     eol: text.includes('\r\n') ? '\r\n' : '\n',
     unit: settings.unit ?? detectIndentUnit(text),

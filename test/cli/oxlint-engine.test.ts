@@ -21,13 +21,13 @@ const diagnostic = (filename: string, message: string, offset: number, length: n
 const suggestion = { messageId: 'drainInBackground', data: { budget: '1000' }, fix: { range: [0, 1] as [number, number], text: 'x' }, desc: 'drain' };
 
 describe('toResults', () => {
-  it('gives ASCII spans as 1-based lines and columns, with the message id the text matches and the recorded suggestion', () => {
+  it('gives ASCII spans as 1-based lines and columns, with the message id and the suggestion the plugin recorded', () => {
     const text = 'if (done) {\n  reader.cancel();\n}\n';
     const start = text.indexOf('reader.cancel()');
     const { results, unsuggested } = toResults(
       [{ filePath: '/project/src/a.js', text }],
       [diagnostic('src/a.js', EXPLICIT, start, 'reader.cancel()'.length)],
-      new Map([[`/project/src/a.js:${start}`, [suggestion]]]),
+      new Map([[`/project/src/a.js:${start}`, { messageId: 'explicitClose', suggestions: [suggestion] }]]),
       CWD,
     );
     expect(unsuggested).toEqual(new Set());
@@ -61,7 +61,7 @@ describe('toResults', () => {
     // 'é' is 2 bytes and 1 unit, '🚀' 4 bytes and 2 units.
     const text = '// é 🚀\r\nconst s = "🚀";\u2028for (;;) { break; }\n';
     const byteOffset = Buffer.byteLength(text.slice(0, text.indexOf('break')), 'utf8');
-    const { results } = toResults([{ filePath: '/project/b.ts', text }], [diagnostic('b.ts', IMPLICIT, byteOffset, 6)], new Map([[`/project/b.ts:${text.indexOf('break')}`, []]]), CWD);
+    const { results } = toResults([{ filePath: '/project/b.ts', text }], [diagnostic('b.ts', IMPLICIT, byteOffset, 6)], new Map([[`/project/b.ts:${text.indexOf('break')}`, { messageId: 'implicitClose', suggestions: [] }]]), CWD);
     const [message] = results.get('/project/b.ts')!.messages;
     expect([message.line, message.column, message.endLine, message.endColumn, message.messageId]).toEqual([3, 12, 3, 18, 'implicitClose']);
     // An empty record: the rule offered no suggestion there, and the file needs no second lint.
@@ -74,8 +74,8 @@ describe('toResults', () => {
       [{ filePath: '/project/c.js', text }],
       [diagnostic('c.js', EXPLICIT, 12, 10), diagnostic('c.js', EXPLICIT, 0, 10)],
       new Map([
-        ['/project/c.js:0', []],
-        ['/project/c.js:12', []],
+        ['/project/c.js:0', { messageId: 'explicitClose', suggestions: [] }],
+        ['/project/c.js:12', { messageId: 'explicitClose', suggestions: [] }],
       ]),
       CWD,
     );
@@ -126,8 +126,17 @@ describe('toResults', () => {
     expect(unsuggested.size).toBe(0);
   });
 
-  it('gives no message id to a message that matches no template of the rule', () => {
-    const { results } = toResults([{ filePath: '/project/g.js', text: 'x.cancel();\n' }], [diagnostic('g.js', 'something else', 0, 10)], new Map([['/project/g.js:0', []]]), CWD);
-    expect(results.get('/project/g.js')!.messages[0]).not.toHaveProperty('messageId');
+  it('takes the message id from the record, not from the text, and gives none without a record', () => {
+    const { results } = toResults(
+      [
+        { filePath: '/project/g.js', text: 'x.cancel();\n' },
+        { filePath: '/project/h.js', text: 'x.cancel();\n' },
+      ],
+      [diagnostic('g.js', EXPLICIT, 0, 10), diagnostic('h.js', EXPLICIT, 0, 10)],
+      new Map([['/project/g.js:0', { messageId: 'implicitClose', suggestions: [] }]]),
+      CWD,
+    );
+    expect(results.get('/project/g.js')!.messages[0].messageId).toBe('implicitClose');
+    expect(results.get('/project/h.js')!.messages[0]).not.toHaveProperty('messageId');
   });
 });

@@ -1,0 +1,91 @@
+// The parse a suggestion must pass before the rule offers it: the host's parser (or drainguard's choice by extension),
+// and nothing else (no scope analysis, no rule): ESLint builds every suggestion while it lints.
+import { createRequire } from 'node:module';
+import type { Linter } from 'eslint';
+import { languageOptionsFor, mayBeScript, typeScriptParser } from './parser-options.js';
+
+/**
+ * How a suggestion is parsed in its host: with the host's parser and options, without type information, where the
+ * host is ESLint with an ESLint parser (espree, or one with `parseForESLint`); undefined elsewhere (oxlint's context
+ * mimics espree without being it), and drainguard's own choice by extension then reads the rewrite, as `fix` does.
+ */
+export function verificationLanguageOptions(languageOptions: Linter.LanguageOptions | undefined): Linter.LanguageOptions | undefined {
+  const parser: unknown = languageOptions?.parser;
+  if (!languageOptions || typeof parser !== 'object' || parser === null) return undefined;
+  const eslintParser = 'parseForESLint' in parser || ('name' in parser && parser.name === 'espree');
+  if (!eslintParser) return undefined;
+  const parserOptions = { ...languageOptions.parserOptions };
+  delete parserOptions.project;
+  delete parserOptions.projectService;
+  const { ecmaVersion, sourceType, globals } = languageOptions;
+  return { ecmaVersion, sourceType, ...(globals ? { globals } : {}), parser: languageOptions.parser, parserOptions };
+}
+
+type Espree = { parse(text: string, options: Linter.ParserOptions): unknown };
+type TypeScript = typeof import('typescript');
+let loadedEspree: Espree | undefined;
+let loadedTypeScript: TypeScript | undefined;
+
+/** ESLint's default parser, as the installed ESLint resolves it. */
+function espree(): Espree {
+  loadedEspree ??= createRequire(createRequire(import.meta.url).resolve('eslint'))('espree') as Espree;
+  return loadedEspree;
+}
+
+/** The TypeScript compiler typescript-eslint's parser reads TypeScript with. */
+function typeScript(): TypeScript {
+  loadedTypeScript ??= createRequire(createRequire(import.meta.url).resolve('@typescript-eslint/parser'))('typescript') as TypeScript;
+  return loadedTypeScript;
+}
+
+/**
+ * TypeScript's own syntax errors in a text: what typescript-eslint's parser throws on, without its conversion to ESTree
+ * (four times the cost of the parse itself). `parseDiagnostics` is the field typescript-eslint reads them from.
+ */
+function typeScriptSyntaxError(text: string, jsx: boolean): string | null {
+  const ts = typeScript();
+  const file = ts.createSourceFile(jsx ? 'file.tsx' : 'file.ts', text, ts.ScriptTarget.Latest, false, jsx ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  // Internal to TypeScript (not in its typings), read by typescript-eslint the same way.
+  const diagnostics = Reflect.get(file, 'parseDiagnostics') as readonly import('typescript').Diagnostic[] | undefined;
+  const first = diagnostics?.[0];
+  return first ? ts.flattenDiagnosticMessageText(first.messageText, '\n') : null;
+}
+
+function isTypeScriptParser(parser: unknown): boolean {
+  if (parser === typeScriptParser) return true;
+  const name: unknown = typeof parser === 'object' && parser !== null && 'meta' in parser && typeof parser.meta === 'object' && parser.meta !== null && 'name' in parser.meta ? parser.meta.name : undefined;
+  return typeof name === 'string' && name.includes('typescript-eslint');
+}
+
+/**
+ * Why a text does not parse with the parser and options ESLint would read it with (`languageOptions`, else drainguard's
+ * choice by extension), or null when it parses. A parse only: no scope analysis, no rule (the rule's check of a
+ * suggestion, which must cost little).
+ */
+export function parseErrorOf(text: string, filePath: string, languageOptions?: Linter.LanguageOptions): string | null {
+  const error = parseErrorWith(text, languageOptions ?? languageOptionsFor(filePath));
+  if (error === null || languageOptions || !mayBeScript(filePath)) return error;
+  return parseErrorWith(text, languageOptionsFor(filePath, { scriptMode: true })) === null ? null : error;
+}
+
+function parseErrorWith(text: string, languageOptions: Linter.LanguageOptions): string | null {
+  const { parser, ecmaVersion = 'latest', sourceType = 'module', parserOptions = {} } = languageOptions;
+  const commonjs = sourceType === 'commonjs';
+  const options: Linter.ParserOptions = {
+    ...parserOptions,
+    ecmaVersion,
+    sourceType: commonjs ? 'script' : sourceType,
+    ecmaFeatures: { ...parserOptions.ecmaFeatures, ...(commonjs ? { globalReturn: true } : {}) },
+    range: true,
+    loc: true,
+  };
+  try {
+    if (!parser) espree().parse(text, options);
+    else if (isTypeScriptParser(parser)) return typeScriptSyntaxError(text, Boolean(parserOptions.ecmaFeatures?.jsx));
+    else if ('parse' in parser && typeof parser.parse === 'function') parser.parse(text, options);
+    else if ('parseForESLint' in parser && typeof parser.parseForESLint === 'function') parser.parseForESLint(text, options);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,72 @@
+// rules/fix/suggest.ts: the rule's suggestions are offered only where their rewrite parses, and the parse reads the
+// file's skeleton with the rewrite in it (the unrelated function's body cut), not the whole file.
+import { describe, expect, it } from 'vitest';
+import { findSites } from '../../../codemods/find-sites.js';
+import { suggestedEdits } from '../../../rules/fix/suggest.js';
+
+const code = `export function unrelated(items) {
+  return items.map((item) => item * 2).filter(Boolean);
+}
+
+export async function read(url) {
+  const reader = (await fetch(url)).body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (value.includes('[DONE]')) {
+      await reader.cancel();
+      return;
+    }
+  }
+}
+`;
+
+function suggest(parses: (text: string) => boolean) {
+  const { sites, sourceCode } = findSites(code, '/nowhere/read.js');
+  return suggestedEdits(sites, sourceCode, { filename: '/nowhere/read.js', parses });
+}
+
+const checkedEnd = `
+/** Reads a body to its end after the terminal event: its socket is reused. */
+function drainReader(reader, close) {
+  return drainChunks(
+    () => reader.read(),
+    () => close(reader),
+  );
+}
+
+export function unrelated(items) {}
+
+export async function read(url) {
+  const reader = (await fetch(url)).body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (value.includes('[DONE]')) {
+      void drainReader(reader, () => reader.cancel());
+      return;
+    }
+  }
+}
+`;
+
+describe('suggestedEdits', () => {
+  it('parses the skeleton with the rewrite in it once (the unrelated body cut), and offers the rewrite', () => {
+    const checked: string[] = [];
+    const suggestions = suggest((text) => (checked.push(text), true));
+    expect(checked).toHaveLength(1);
+    expect(checked[0].startsWith('// Past these limits a drain gives up and closes as the code did (0: no limit).\nconst DRAIN_LIMITS = { timeoutMs: 1000, maxBytes: 128 * 1024 };\n')).toBe(true);
+    expect(checked[0].endsWith(checkedEnd)).toBe(true);
+    const [rewrite] = [...suggestions.values()];
+    expect(code.slice(0, rewrite.edit.start) + rewrite.edit.text + code.slice(rewrite.edit.end)).toContain(`    if (value.includes('[DONE]')) {
+      void drainReader(reader, () => reader.cancel());
+      return;
+    }`);
+  });
+
+  it('offers nothing where the rewrite does not parse (all sites together, then each alone)', () => {
+    const checked: string[] = [];
+    expect(suggest((text) => (checked.push(text), false)).size).toBe(0);
+    expect(checked).toHaveLength(2);
+  });
+});

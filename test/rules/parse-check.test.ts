@@ -1,0 +1,27 @@
+// rules/parse-check.ts parseErrorOf: the parse the rule's suggestions must pass (espree for JavaScript, TypeScript's
+// own parser for typescript-eslint), with the messages those parsers give.
+import { describe, expect, it } from 'vitest';
+import tseslint from 'typescript-eslint';
+import { parseErrorOf } from '../../rules/parse-check.js';
+
+describe('parseErrorOf', () => {
+  it('passes JavaScript that parses as a module, and names why other text does not', () => {
+    expect(parseErrorOf('export async function f(r) { await r.cancel(); }\n', 'a.js')).toBeNull();
+    expect(parseErrorOf('export function f(r) { await r.cancel(); }\n', 'a.js')).toBe('Cannot use keyword \'await\' outside an async function');
+    expect(parseErrorOf('function f() { return (; }\n', 'a.mjs')).toBe('Unexpected token ;');
+  });
+
+  it('retries a .js file as a sloppy-mode script, as drainguard lint reads it, unless the host named its options', () => {
+    const sloppy = 'with (scope) { run(); }\n';
+    expect(parseErrorOf(sloppy, 'old.js')).toBeNull();
+    expect(parseErrorOf(sloppy, 'old.js', { ecmaVersion: 'latest', sourceType: 'module' })).toBe("'with' in strict mode");
+  });
+
+  it('reads TypeScript with TypeScript, also through the host typescript-eslint parser, and JSX only in .tsx', () => {
+    expect(parseErrorOf('export async function f(r: ReadableStreamDefaultReader<string>): Promise<void> { await r.cancel(); }\n', 'a.ts')).toBeNull();
+    expect(parseErrorOf('const x: number = ;\n', 'a.ts')).toBe('Expression expected.');
+    const host = { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } };
+    expect(parseErrorOf('export const view = <div>{1}</div>;\n', 'a.tsx', host)).toBeNull();
+    expect(parseErrorOf('export const view = <div>{1}</div>;\n', 'a.ts')).not.toBeNull();
+  });
+});
