@@ -3,7 +3,6 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from '../analysis/ast.js';
 import { variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { DefinitionType } from '@typescript-eslint/scope-manager';
 
 
 type WebBodyKind = 'response' | 'body';
@@ -27,7 +26,8 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode, seen: Read
   const def = variable.defs[0];
   const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
-  if (def.type === DefinitionType.Parameter) return parameterKind(def.name, def.node, sourceCode, seen);
+  // Compared as a string (as rules/analysis does): scope-manager's enum would load that package (~0.1 s) with the plugin.
+  if (def.type === 'Parameter') return parameterKind(def.name, def.node, sourceCode, seen);
   if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id !== def.name || !def.node.init) return null;
   const init = def.node.init;
   if (init.type === AST_NODE_TYPES.AwaitExpression) {
