@@ -3,7 +3,7 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../rules/parser-options.js';
 import { drainBounds, type DrainBounds } from '../rules/contract/drain-options.js';
-import { rewrite, type SiteResult } from '../codemods/rewrite.js';
+import { rewrite, type RewriteResult, type SiteResult } from '../codemods/rewrite.js';
 import { HELPER_MODULE_NAME, extendHelperModule, helperModuleText } from '../rules/fix/helper-module.js';
 import type { PieceName } from '../rules/fix/helpers.js';
 import { detectStyle, styleSettingsFor } from '../rules/fix/style.js';
@@ -208,7 +208,7 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
   }
   const python = isPythonPath(file);
   if (python ? !mayReportPython(source, args.ruleOptions) : !prefilterFor(args.ruleOptions.closeMethods)(source, file)) return null;
-  const result = python
+  const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });
   if (result.parseError) return { file, source, output: null, sites: [], helperPieces: [], error: `cannot parse: ${result.parseError}` };

@@ -9,7 +9,7 @@ import { isSuppressed } from '../../rules/contract/suppression.js';
 import { pythonSyntaxError } from '../../rules/python/syntax-error.js';
 import { isResponseName } from '../../rules/contract/vocabulary.js';
 import type { SiteResult } from '../../rules/contract/fix-report.js';
-import type { RewriteResult } from '../rewrite.js';
+import type { FileRewrite } from '../../rules/contract/fix-report.js';
 import { chooseBound } from './bound.js';
 import { DOCSTRING_START, helperText } from './helper-text.js';
 import { applyEdits, type Edit } from '../../rules/contract/apply-edits.js';
@@ -67,7 +67,7 @@ interface Planned {
 }
 
 /** Rewrites every site drainguard reports in a Python file into a call of a bounded drain before the original close. */
-export async function rewritePython(source: string, options: PythonRewriteOptions = {}): Promise<RewriteResult> {
+export async function rewritePython(source: string, options: PythonRewriteOptions = {}): Promise<FileRewrite> {
   const bounds = drainBounds(options);
   const analysis = pythonAnalysisOptions(options.ruleOptions);
   const tree = await parsePython(source);

@@ -37,19 +37,28 @@ export function suggestedEdits(sites: readonly StreamSite[], sourceCode: SourceC
   const plans = planSites(sites, sourceCode, streams, { terminalPatterns: context.terminalPatterns }).filter((plan) => plan.kind !== 'manual');
   const sitesOf = (plan: Plan): StreamSite[] => (plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]);
   if (plans.length === 0) return result;
-  const kept: Range[] = [...sites.map((site) => site.node.range), ...buildOutput(text, context.filename, sourceCode, plans, options).edits.map((edit): Range => [edit.start, edit.end])];
+  // Built once for all the plans (the skeleton keeps what they touch, and the first check parses them all), and once
+  // per plan only where a plan is offered on its own.
+  const built = new Map<readonly Plan[], Edit[]>();
+  const editsOf = (chosen: readonly Plan[]): Edit[] => {
+    let edits = built.get(chosen);
+    if (!edits) built.set(chosen, (edits = buildOutput(text, context.filename, sourceCode, chosen, options).edits));
+    return edits;
+  };
+  const single = new Map(plans.map((plan) => [plan, plans.length === 1 ? plans : [plan]]));
+  const kept: Range[] = [...sites.map((site) => site.node.range), ...editsOf(plans).map((edit): Range => [edit.start, edit.end])];
   const skeleton = skeletonOf(sourceCode, kept);
   const verified = (chosen: readonly Plan[]): boolean => {
-    const { edits } = buildOutput(text, context.filename, sourceCode, chosen, options);
+    const edits = editsOf(chosen);
     if (edits.length === 0) return false;
     return context.parses(applyEdits(skeleton.text, edits.map((edit) => ({ ...edit, start: skeleton.at(edit.start), end: skeleton.at(edit.end) }))));
   };
   // One check of all rewrites together; each on its own only where that fails, and only in a file with few of them (a
   // generated file with thousands of sites would take a parse per site).
-  const offered = verified(plans) ? plans : plans.length <= MAX_SEPARATE_CHECKS ? plans.filter((plan) => verified([plan])) : [];
+  const separately = plans.length > 1 && plans.length <= MAX_SEPARATE_CHECKS;
+  const offered = verified(plans) ? plans : separately ? plans.filter((plan) => verified(single.get(plan)!)) : [];
   for (const plan of offered) {
-    const { edits } = buildOutput(text, context.filename, sourceCode, [plan], options);
-    const rewrite = { edit: mergeEdits(text, edits) };
+    const rewrite = { edit: mergeEdits(text, editsOf(single.get(plan)!)) };
     for (const site of sitesOf(plan)) result.set(site.node, rewrite);
   }
   return result;

@@ -64,9 +64,32 @@ describe('suggestedEdits', () => {
     }`);
   });
 
-  it('offers nothing where the rewrite does not parse (all sites together, then each alone)', () => {
+  it('offers nothing where the rewrite does not parse (one plan: checked once, not again alone)', () => {
     const checked: string[] = [];
     expect(suggest((text) => (checked.push(text), false)).size).toBe(0);
-    expect(checked).toHaveLength(2);
+    expect(checked).toHaveLength(1);
+  });
+
+  it('checks each of several rewrites alone where all together do not parse, and offers those that do', () => {
+    const twice = `${code}
+export async function again(url) {
+  const reader = (await fetch(url)).body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (value.includes('[DONE]')) {
+      await reader.cancel();
+      return;
+    }
+  }
+}
+`;
+    const { sites, sourceCode } = findSites(twice, '/nowhere/twice.js');
+    const checked: string[] = [];
+    // Together: fails; the first alone: fails; the second alone: parses.
+    const suggestions = suggestedEdits(sites, sourceCode, { filename: '/nowhere/twice.js', parses: (text) => (checked.push(text), checked.length === 3) });
+    expect(checked).toHaveLength(3);
+    // The second function's close (line 23) only.
+    expect([...suggestions.keys()].map((node) => node.loc.start.line)).toEqual([23]);
   });
 });
