@@ -27,7 +27,7 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode, seen: Read
   const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
   // Compared as a string (as rules/analysis does): scope-manager's enum would load that package (~0.1 s) with the plugin.
-  if (def.type === 'Parameter') return parameterKind(def.name, def.node, sourceCode, seen);
+  if (String(def.type) === 'Parameter') return parameterKind(def.name, def.node, sourceCode, seen);
   if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id !== def.name || !def.node.init) return null;
   const init = def.node.init;
   if (init.type === AST_NODE_TYPES.AwaitExpression) {
