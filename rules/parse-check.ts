@@ -63,12 +63,12 @@ function isTypeScriptParser(parser: unknown): boolean {
  * suggestion, which must cost little).
  */
 export function parseErrorOf(text: string, filePath: string, languageOptions?: Linter.LanguageOptions): string | null {
-  const error = parseErrorWith(text, languageOptions ?? languageOptionsFor(filePath));
+  const error = parseErrorWith(text, filePath, languageOptions ?? languageOptionsFor(filePath));
   if (error === null || languageOptions || !mayBeScript(filePath)) return error;
-  return parseErrorWith(text, languageOptionsFor(filePath, { scriptMode: true })) === null ? null : error;
+  return parseErrorWith(text, filePath, languageOptionsFor(filePath, { scriptMode: true })) === null ? null : error;
 }
 
-function parseErrorWith(text: string, languageOptions: Linter.LanguageOptions): string | null {
+function parseErrorWith(text: string, filePath: string, languageOptions: Linter.LanguageOptions): string | null {
   const { parser, ecmaVersion = 'latest', sourceType = 'module', parserOptions = {} } = languageOptions;
   const commonjs = sourceType === 'commonjs';
   const options: Linter.ParserOptions = {
@@ -78,6 +78,8 @@ function parseErrorWith(text: string, languageOptions: Linter.LanguageOptions): 
     ecmaFeatures: { ...parserOptions.ecmaFeatures, ...(commonjs ? { globalReturn: true } : {}) },
     range: true,
     loc: true,
+    // As ESLint passes it: a parser may choose the language by it (drainguard lint's native parser does).
+    filePath,
   };
   try {
     if (!parser) espree().parse(text, options);

@@ -24,4 +24,18 @@ describe('parseErrorOf', () => {
     expect(parseErrorOf('export const view = <div>{1}</div>;\n', 'a.tsx', host)).toBeNull();
     expect(parseErrorOf('export const view = <div>{1}</div>;\n', 'a.ts')).not.toBeNull();
   });
+
+  it('hands a host parser the file path, as ESLint does (a parser may choose the language by it)', () => {
+    const seen: unknown[] = [];
+    const parser = {
+      meta: { name: 'by-path' },
+      parseForESLint(text: string, options: { filePath?: string }) {
+        seen.push(options.filePath);
+        if (!options.filePath?.endsWith('.ts')) throw new Error('not TypeScript');
+        return { ast: { type: 'Program', body: [], sourceType: 'module', range: [0, text.length], loc: { start: { line: 1, column: 0 }, end: { line: 1, column: 0 } }, tokens: [], comments: [] } };
+      },
+    };
+    expect(parseErrorOf('const x: number = 1;\n', '/src/a.ts', { parser })).toBeNull();
+    expect(seen).toEqual(['/src/a.ts']);
+  });
 });
