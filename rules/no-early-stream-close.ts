@@ -103,7 +103,7 @@ function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, ho
   const options: RuleOptions = { ...defaultRuleOptions, ...context.options[0] };
   const sourceCode = context.sourceCode;
   // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
-  const matchers = matchersFor(options.closeMethods);
+  const matchers = closeMethodMatchers.get(options.closeMethods);
   const offsets = candidateOffsets(sourceCode.text, matchers.candidates);
   if (offsets.length === 0) return {};
 
@@ -121,7 +121,7 @@ function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, ho
   // Built on first use: most candidate files never classify a test.
   let classifier: BranchTestClassifier | undefined;
   const tests = (): BranchTestClassifier =>
-    (classifier ??= new BranchTestClassifier(streams, cached(terminalPatternCache, options.terminalPatterns, compilePatterns), (node) => brief(sourceCode.getText(node))));
+    (classifier ??= new BranchTestClassifier(streams, terminalPatternCache.get(options.terminalPatterns), (node) => brief(sourceCode.getText(node))));
 
   /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
   const stack: Array<PathFacts<Site> | null> = [];
@@ -392,31 +392,33 @@ interface CloseMethodMatchers {
   /** The selector of close calls. */
   closeCalls: string;
 }
-const closeMethodMatchers = new Map<string, CloseMethodMatchers>();
-const terminalPatternCache = new Map<string, RegExp[]>();
+/**
+ * What is built from a list of option values, built once per list: looked up by the array first (ESLint hands every
+ * file of a config the same options, so the common look-up joins nothing), then by its contents.
+ */
+class ListCache<T> {
+  private readonly byArray = new WeakMap<readonly string[], T>();
+  private readonly byContents = new Map<string, T>();
 
-function cached<T>(cache: Map<string, T>, values: readonly string[], build: (values: readonly string[]) => T): T {
-  const key = values.join('\n');
-  let built = cache.get(key);
-  if (built === undefined) cache.set(key, (built = build(values)));
-  return built;
+  constructor(private readonly build: (values: readonly string[]) => T) {}
+
+  get(values: readonly string[]): T {
+    let built = this.byArray.get(values);
+    if (built === undefined) {
+      const key = values.join('\n');
+      built = this.byContents.get(key);
+      if (built === undefined) this.byContents.set(key, (built = this.build(values)));
+      this.byArray.set(values, built);
+    }
+    return built;
+  }
 }
 
-const matchersByList = new WeakMap<readonly string[], CloseMethodMatchers>();
-
-/** The matchers of a list of close methods; ESLint hands every file of a config the same options (one look-up per file). */
-function matchersFor(closeMethods: readonly string[]): CloseMethodMatchers {
-  let matchers = matchersByList.get(closeMethods);
-  if (!matchers) matchersByList.set(closeMethods, (matchers = matchersForList(closeMethods)));
-  return matchers;
-}
-
-function matchersForList(closeMethods: readonly string[]): CloseMethodMatchers {
-  return cached(closeMethodMatchers, closeMethods, (methods) => ({
-    candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
-    closeCalls: closeCallSelector(methods),
-  }));
-}
+const closeMethodMatchers = new ListCache<CloseMethodMatchers>((methods) => ({
+  candidates: new RegExp(closeCandidatePattern(methods).source, 'g'),
+  closeCalls: closeCallSelector(methods),
+}));
+const terminalPatternCache = new ListCache<RegExp[]>(compilePatterns);
 
 /** The receiver of the close call written as the statement right before `node` (`body.destroy(); return;`), if any. */
 function closeRightBefore(node: Node, closeMethods: ReadonlySet<string>): Node | null {
