@@ -28,7 +28,7 @@ class FileWords {
   has(word: string): boolean {
     let found = this.known.get(word);
     if (found === undefined) {
-      found = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`).test(this.text);
+      found = containsWord(this.text, word);
       this.known.set(word, found);
     }
     return found;
@@ -37,6 +37,18 @@ class FileWords {
   add(word: string): void {
     this.known.set(word, true);
   }
+}
+
+const WORD_CHARACTER = /[\w$]/;
+
+/** Whether `word` occurs in `text` not inside a longer identifier (`indexOf` finds it where a lookbehind regex would scan every offset). */
+export function containsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = at === 0 ? '' : text[at - 1];
+    const after = text[at + word.length] ?? '';
+    if (!WORD_CHARACTER.test(before) && !WORD_CHARACTER.test(after)) return true;
+  }
+  return false;
 }
 
 const names = new WeakMap<TSESTree.Program, { declared: ReadonlySet<string>; words: FileWords }>();

@@ -47,7 +47,7 @@ export function suggestedEdits(sites: readonly StreamSite[], sourceCode: SourceC
   };
   const single = new Map(plans.map((plan) => [plan, plans.length === 1 ? plans : [plan]]));
   const kept: Range[] = [...sites.map((site) => site.node.range), ...editsOf(plans).map((edit): Range => [edit.start, edit.end])];
-  const skeleton = skeletonOf(sourceCode, kept);
+  const skeleton = skeletonOf(sourceCode, kept, wordsOf(editsOf(plans)));
   const verified = (chosen: readonly Plan[]): boolean => {
     const edits = editsOf(chosen);
     if (edits.length === 0) return false;
@@ -65,3 +65,10 @@ export function suggestedEdits(sites: readonly StreamSite[], sourceCode: SourceC
 }
 
 const MAX_SEPARATE_CHECKS = 8;
+
+/** The identifier-like words the edits write. */
+function wordsOf(edits: readonly Edit[]): Set<string> {
+  const words = new Set<string>();
+  for (const edit of edits) for (const [word] of edit.text.matchAll(/[A-Za-z_$][\w$]*/g)) words.add(word);
+  return words;
+}

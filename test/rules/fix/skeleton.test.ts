@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { findSites } from '../../../codemods/find-sites.js';
 import { skeletonOf, type Range } from '../../../rules/fix/skeleton.js';
 
-function skeleton(code: string, file: string, marker: string): { text: string; at: (offset: number) => number; start: number } {
+function skeleton(code: string, file: string, marker: string, written: readonly string[] = []): { text: string; at: (offset: number) => number; start: number } {
   const { sourceCode } = findSites(code, file);
   const start = code.indexOf(marker);
   if (start < 0) throw new Error(`no ${marker}`);
   const kept: Range[] = [[start, start + marker.length]];
-  return { ...skeletonOf(sourceCode, kept), start };
+  return { ...skeletonOf(sourceCode, kept, new Set(written)), start };
 }
 
 describe('skeletonOf', () => {
@@ -101,7 +101,7 @@ export async function read(reader: ReadableStreamDefaultReader<string>): Promise
 }
 `;
     const { text, at, start } = skeleton(code, 'mapped.ts', 'reader.cancel()');
-    expect(text).toBe(`function before() {}
+    expect(text).toBe(`;
 export async function read(reader: ReadableStreamDefaultReader<string>): Promise<void> {
   await reader.cancel();
 }
@@ -109,6 +109,66 @@ export async function read(reader: ReadableStreamDefaultReader<string>): Promise
     expect(text.slice(at(start), at(start) + 'reader.cancel()'.length)).toBe('reader.cancel()');
     expect(at(0)).toBe(0);
     expect(at(code.length)).toBe(text.length);
+  });
+
+  it('keeps the top-level declarations of the names the rewrite writes and those an export list names, and cuts the rest', () => {
+    const code = `var drainChunks = require('./drain'), other = 1;
+function DRAIN_LIMITS() {
+  return 1;
+}
+let { a, b: [c] } = load();
+class Unused {
+  method() {}
+}
+const listed = 2;
+export { listed as renamed };
+export async function read(reader) {
+  await reader.cancel();
+}
+`;
+    expect(skeleton(code, 'bundle.mjs', 'reader.cancel()', ['drainChunks', 'DRAIN_LIMITS', 'c']).text).toBe(`var drainChunks = 0, other = 0;
+function DRAIN_LIMITS() {}
+let { a, b: [c] } = 0;
+;
+const listed = 0;
+export { listed as renamed };
+export async function read(reader) {
+  await reader.cancel();
+}
+`);
+    expect(skeleton(code, 'bundle.mjs', 'reader.cancel()').text).toBe(`;
+;
+;
+;
+const listed = 0;
+export { listed as renamed };
+export async function read(reader) {
+  await reader.cancel();
+}
+`);
+  });
+
+  it('cuts the comments outside the kept ranges, a multi-line block comment to a line break', () => {
+    const code = `#!/usr/bin/env node
+// node_modules/zod/index.js
+/** Reads it. */
+export async function read(reader) {
+  // inside the kept function
+  await reader.cancel(/* inside the site */); /* after the site */
+  return /*
+  */ 1;
+}
+`;
+    expect(skeleton(code, 'bin.mjs', 'reader.cancel(/* inside the site */);').text).toBe(`
+
+
+export async function read(reader) {
+  
+  await reader.cancel(/* inside the site */); 
+  return 
+ 1;
+}
+`);
   });
 
   it('leaves a file without other functions or statements as it is', () => {
