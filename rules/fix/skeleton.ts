@@ -1,5 +1,5 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/types';
+import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESTree } from '@typescript-eslint/types';
 import { isFunction, walk, type Node } from '../analysis/ast.js';
 
 export type Range = readonly [start: number, end: number];
@@ -111,7 +111,7 @@ function commentCuts(comments: readonly TSESTree.Comment[], sorted: readonly Cut
     while (next < sorted.length && sorted[next].end <= start) next++;
     if (next < sorted.length && sorted[next].start < end) continue;
     if (kept.some((range) => touches(comment.range, range))) continue;
-    result.push({ start, end, text: comment.type === 'Block' && /[\n\r\u2028\u2029]/.test(text.slice(start, end)) ? '\n' : '' });
+    result.push({ start, end, text: comment.type === AST_TOKEN_TYPES.Block && /[\n\r\u2028\u2029]/.test(text.slice(start, end)) ? '\n' : '' });
   }
   return result;
 }
