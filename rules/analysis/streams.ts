@@ -298,11 +298,11 @@ export class StreamResolver {
     }
     for (const reference of variable.references) {
       if (!reference.writeExpr || reference.init) continue;
-      const target = reference.identifier as Node;
+      const target = reference.identifier;
       const family =
         target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
           ? this.familyOfValue(variable, reference.writeExpr)
-          : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr);
+          : this.familyFromPattern(target, reference.writeExpr);
       if (family) return family;
     }
     if (isResponseName(variable.name)) return variable;
@@ -323,7 +323,7 @@ export class StreamResolver {
   }
 
   /** `const { body } = response` takes the response's body; array patterns (`tee()` branches) do not. */
-  private familyFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
+  private familyFromPattern(name: Node, init: Node | null | undefined): Family | null {
     const property = name.parent;
     if (property?.type !== AST_NODE_TYPES.Property || property.value !== name || property.parent?.type !== AST_NODE_TYPES.ObjectPattern) return null;
     const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : null;
