@@ -30,18 +30,6 @@ function removeBabelRegisterHook(): void {
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<typeof Rewrite>;
 let rewriteModule: Promise<typeof Rewrite> | undefined;
 
-/** An option value as the user wrote it: a string as is, anything else as JSON. */
-function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-/** `--terminalPatterns=a,b` / `--closeMethods=cancel,abort` (or arrays from a programmatic call): the rule's options. */
-function listFrom(value: unknown): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value.map(textOf) : textOf(value).split(',');
-  return items.map((item) => item.trim()).filter((item) => item !== '');
-}
-
 /**
  * jscodeshift transform `drain-terminal-event`: finds the sites with the rule
  * `drainguard/no-early-stream-close` and rewrites each into a bounded drain, verified as `drainguard fix` verifies it.
@@ -54,14 +42,14 @@ async function transform(file: FileInfo, api: Api, options: Record<string, unkno
     removeBabelRegisterHook();
     rewriteModule = importModule(pathToFileURL(join(__dirname, 'rewrite.js')).href);
   }
-  const { rewrite, drainBounds, findHelperModule, readHelperModule, styleSettingsFor } = await rewriteModule;
-  const terminalPatterns = listFrom(options.terminalPatterns);
-  const closeMethods = listFrom(options.closeMethods);
+  const { rewrite, asWritten, drainBounds, findHelperModule, optionList, readHelperModule, styleSettingsFor } = await rewriteModule;
+  const terminalPatterns = optionList(options.terminalPatterns);
+  const closeMethods = optionList(options.closeMethods);
   const helperPath = options.helperPath ?? options['helper-path'];
   let helperModule = findHelperModule(file.path);
   if (helperPath !== undefined) {
-    const named = readHelperModule(resolve(textOf(helperPath)));
-    if (named === null || named === 'foreign') throw new Error(`--helperPath ${textOf(helperPath)}: ${named === null ? 'no such file' : 'not a helper module drainguard fix wrote'}`);
+    const named = readHelperModule(resolve(asWritten(helperPath)));
+    if (named === null || named === 'foreign') throw new Error(`--helperPath ${asWritten(helperPath)}: ${named === null ? 'no such file' : 'not a helper module drainguard fix wrote'}`);
     helperModule = named;
   }
   // `--drainTimeoutMs=N` or `--drain-timeout-ms=N` (and the byte limit), checked as `drainguard fix` checks them.

@@ -10,6 +10,7 @@ import { verifyRewrite } from './verify.js';
 
 export { drainBounds };
 // The jscodeshift transform (CommonJS) reaches the engine through this module only.
+export { asWritten, optionList } from '../rules/contract/option-values.js';
 export { findHelperModule, readHelperModule } from '../rules/fix/helper-module.js';
 export { styleSettingsFor } from '../rules/fix/style.js';
 

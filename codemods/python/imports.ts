@@ -1,5 +1,5 @@
 import type { Edit } from '../../rules/contract/apply-edits.js';
-import { named } from '../../rules/python/build.js';
+import { named } from '../../rules/python/tree.js';
 import type { Node } from '../../rules/python/parser.js';
 import type { IsortSettings } from './project.js';
 import { STDLIB_MODULES } from './stdlib-modules.js';

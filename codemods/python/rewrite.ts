@@ -2,7 +2,7 @@ import { drainBounds, type DrainOptions } from '../../rules/contract/drain-optio
 import type { SharedRuleOptions } from '../../rules/contract/rule-options.js';
 import { analyzePython, type PythonReport } from '../../rules/python/analyze.js';
 import { pythonAnalysisOptions, type PythonAnalysisOptions } from '../../rules/python/options.js';
-import { collectBindings, isAsync, named } from '../../rules/python/build.js';
+import { collectBindings, isAsync, named } from '../../rules/python/tree.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
 import { StreamScope, lastName, unwrap } from '../../rules/python/streams.js';
 import { isSuppressed } from '../../rules/contract/suppression.js';

@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyName, unwrap, type Node } from './ast.js';
 import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
 import type { Effect } from './effect.js';
+import { EofTracker } from './eof.js';
 import type { StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
@@ -57,12 +58,15 @@ export class BranchTestClassifier {
   private readonly writtenTo = new Map<TSESLint.Scope.Variable, boolean>();
   /** Per function: the label of a terminal test whose branch ends in one of its returns. */
   private readonly terminalReturns = new Map<Node, string | null>();
+  private readonly eof: EofTracker;
 
   constructor(
     private readonly streams: StreamResolver,
     private readonly terminalPatterns: readonly RegExp[],
     private readonly labelOf: (node: Node) => string,
-  ) {}
+  ) {
+    this.eof = new EofTracker(streams);
+  }
 
   classify(test: Node | null | undefined): TestEffects {
     if (!test) return NEUTRAL;
@@ -149,10 +153,10 @@ export class BranchTestClassifier {
   }
 
   private atom(node: Node): TestEffects {
-    const eof = this.streams.eofFamily(node);
+    const eof = this.eof.eofFamily(node);
     if (eof) return { pos: { kind: 'kill', family: eof }, neg: NONE };
     if (node.type === AST_NODE_TYPES.BinaryExpression) {
-      const sideEof = this.streams.eofFamily(node.left) ?? this.streams.eofFamily(node.right);
+      const sideEof = this.eof.eofFamily(node.left) ?? this.eof.eofFamily(node.right);
       if (sideEof && isTrueLiteral(node.left, node.right)) return { pos: { kind: 'kill', family: sideEof }, neg: NONE };
     }
     if (node.type === AST_NODE_TYPES.Identifier && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };

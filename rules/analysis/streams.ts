@@ -4,6 +4,7 @@ import type { Family } from './effect.js';
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { calledFunction, ownReturns } from './function-results.js';
+import { variableNamed } from './scope.js';
 import { isBodyName, isResponseName, words } from './words.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -42,7 +43,6 @@ export interface StreamResolverOptions {
 /** Decides, syntax-first, which expressions are response streams (docs/rules/no-early-stream-close.md, "Response streams") and which response each belongs to. */
 export class StreamResolver {
   private readonly variableFamilies = new Map<Variable, Family | null>();
-  private readonly eofVariables = new Map<Variable, Family | null>();
   private readonly classFields = new Map<Node, Map<string, Family | null>>();
   private readonly returnedFamilies = new Map<Node, Family | null>();
   private readonly returns = new Map<Node, TSESTree.ReturnStatement[]>();
@@ -71,7 +71,7 @@ export class StreamResolver {
     if (!node) return null;
     switch (node.type) {
       case AST_NODE_TYPES.Identifier: {
-        const variable = this.resolve(node);
+        const variable = this.variableOf(node);
         if (variable) return this.familyOfVariable(variable);
         return this.isStreamName(node.name) ? `global:${node.name}` : null;
       }
@@ -90,61 +90,6 @@ export class StreamResolver {
       default:
         return null;
     }
-  }
-
-  /**
-   * `await reader.read()` / `await it.next()` of a response stream, also raced against something else
-   * (`Promise.race([read, closed])`, where `const read = reader.read()`).
-   */
-  readResultFamily(expression: Node | null | undefined): Family | null {
-    const node = unwrap(expression);
-    if (node?.type === AST_NODE_TYPES.Identifier) return this.pendingReadFamily(node);
-    // `(result = await reader.read()).done`
-    if (node?.type === AST_NODE_TYPES.AssignmentExpression && node.operator === '=') return this.readResultFamily(node.right);
-    if (node?.type !== AST_NODE_TYPES.CallExpression) return null;
-    const callee = unwrap(node.callee);
-    if (callee?.type !== AST_NODE_TYPES.MemberExpression) return null;
-    const method = propertyName(callee);
-    const object = unwrap(callee.object);
-    if (method === 'race' && object?.type === AST_NODE_TYPES.Identifier && object.name === 'Promise') {
-      const list = unwrap(node.arguments[0]);
-      if (list?.type !== AST_NODE_TYPES.ArrayExpression) return null;
-      for (const element of list.elements) {
-        const family = element && element.type !== AST_NODE_TYPES.SpreadElement ? this.readResultFamily(element) : null;
-        if (family) return family;
-      }
-      return null;
-    }
-    if (method !== 'read' && method !== 'next') return null;
-    return this.familyOf(callee.object);
-  }
-
-  /** `read` of `const read = reader.read()`: a read in flight, awaited elsewhere. */
-  private pendingReadFamily(identifier: TSESTree.Identifier): Family | null {
-    const def = this.resolve(identifier)?.defs[0];
-    if (def?.type !== 'Variable' || def.node.id !== def.name || unwrap(def.node.init) !== def.node.init) return null;
-    return this.readResultFamily(def.node.init);
-  }
-
-  /** The EOF flag: `done` of a read of that stream. */
-  eofFamily(expression: Node | null | undefined): Family | null {
-    const node = unwrap(expression);
-    if (!node) return null;
-    if (node.type === AST_NODE_TYPES.MemberExpression && propertyName(node) === 'done') {
-      const fromRead = this.readResultFamily(node.object);
-      if (fromRead) return fromRead;
-      const object = unwrap(node.object);
-      if (object?.type === AST_NODE_TYPES.Identifier) {
-        const variable = this.resolve(object);
-        if (variable) return this.readResultVariableFamily(variable);
-      }
-      return null;
-    }
-    if (node.type === AST_NODE_TYPES.Identifier) {
-      const variable = this.resolve(node);
-      return variable ? this.eofVariableFamily(variable) : null;
-    }
-    return null;
   }
 
   /**
@@ -175,7 +120,7 @@ export class StreamResolver {
   transformControllerFamily(expression: Node): Family | null {
     const node = unwrap(expression);
     if (node?.type !== AST_NODE_TYPES.Identifier) return null;
-    const variable = this.resolve(node);
+    const variable = this.variableOf(node);
     const def = variable?.defs[0];
     if (!def || def.type !== 'Parameter') return null;
     const fn: Node = def.node;
@@ -195,7 +140,7 @@ export class StreamResolver {
       if (callee?.type === AST_NODE_TYPES.MemberExpression && propertyName(callee) === 'pipeThrough') return this.familyOf(callee.object);
     }
     if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === transform && parent.id.type === AST_NODE_TYPES.Identifier) {
-      const variable = this.resolve(parent.id);
+      const variable = this.variableOf(parent.id);
       for (const reference of variable?.references ?? []) {
         if (reference.init || !reference.isRead()) continue;
         const family = this.pipedFrom(reference.identifier);
@@ -206,17 +151,7 @@ export class StreamResolver {
   }
 
   variableOf(identifier: TSESTree.Identifier): Variable | null {
-    return this.resolve(identifier);
-  }
-
-  private resolve(identifier: TSESTree.Identifier): Variable | null {
-    let scope: Scope | null = this.options.getScope(identifier);
-    while (scope) {
-      const variable = scope.set.get(identifier.name);
-      if (variable) return variable;
-      scope = scope.upper;
-    }
-    return null;
+    return variableNamed(identifier.name, this.options.getScope(identifier));
   }
 
   private familyOfMember(node: TSESTree.MemberExpression): Family | null {
@@ -269,7 +204,7 @@ export class StreamResolver {
     const node = unwrap(expression);
     if (node?.type !== AST_NODE_TYPES.MemberExpression || node.computed || propertyName(node) !== 'body') return null;
     const object = unwrap(node.object);
-    if (object?.type === AST_NODE_TYPES.Identifier) return this.resolve(object) ?? `global:${object.name}`;
+    if (object?.type === AST_NODE_TYPES.Identifier) return this.variableOf(object) ?? `global:${object.name}`;
     const path = accessPath(object);
     return path === null ? null : `body:${path}`;
   }
@@ -278,7 +213,7 @@ export class StreamResolver {
   private requestResultFamily(expression: Node): Family | null {
     const node = unwrap(expression);
     if (node?.type !== AST_NODE_TYPES.Identifier) return null;
-    const def = this.resolve(node)?.defs[0];
+    const def = this.variableOf(node)?.defs[0];
     if (def?.type !== 'Variable') return null;
     const init = unwrap(def.node.init);
     return init?.type === AST_NODE_TYPES.CallExpression && isRequestShaped(init) ? init : null;
@@ -333,7 +268,7 @@ export class StreamResolver {
       return object.name === 'undici' && UNDICI_CALLS.has(name);
     }
     if (callee?.type === AST_NODE_TYPES.Identifier && UNDICI_CALLS.has(name)) {
-      const variable = this.resolve(callee);
+      const variable = this.variableOf(callee);
       const def = variable?.defs[0];
       return def?.type === 'ImportBinding' && (def.parent as TSESTree.ImportDeclaration).source.value === 'undici';
     }
@@ -363,11 +298,11 @@ export class StreamResolver {
     }
     for (const reference of variable.references) {
       if (!reference.writeExpr || reference.init) continue;
-      const target = reference.identifier as Node;
+      const target = reference.identifier;
       const family =
         target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
           ? this.familyOfValue(variable, reference.writeExpr)
-          : this.familyFromPattern(target as TSESTree.Identifier, reference.writeExpr);
+          : this.familyFromPattern(target, reference.writeExpr);
       if (family) return family;
     }
     if (isResponseName(variable.name)) return variable;
@@ -388,7 +323,7 @@ export class StreamResolver {
   }
 
   /** `const { body } = response` takes the response's body; array patterns (`tee()` branches) do not. */
-  private familyFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
+  private familyFromPattern(name: Node, init: Node | null | undefined): Family | null {
     const property = name.parent;
     if (property?.type !== AST_NODE_TYPES.Property || property.value !== name || property.parent?.type !== AST_NODE_TYPES.ObjectPattern) return null;
     const key = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : null;
@@ -449,7 +384,7 @@ export class StreamResolver {
           continue;
         case AST_NODE_TYPES.VariableDeclarator: {
           if (depth === 0 || parent.id.type !== AST_NODE_TYPES.Identifier || parent.init !== node) return null;
-          const variable = this.resolve(parent.id);
+          const variable = this.variableOf(parent.id);
           for (const reference of variable?.references ?? []) {
             if (reference.init) continue;
             const request = this.requestReceiving(reference.identifier, depth - 1);
@@ -508,73 +443,6 @@ export class StreamResolver {
     return null;
   }
 
-  /** A variable that holds a whole read result (`const r = await reader.read()`), not a value destructured from it. */
-  private readResultVariableFamily(variable: Variable): Family | null {
-    for (const def of variable.defs) {
-      if (def.type === 'Variable') {
-        const declarator = def.node;
-        if (declarator.id !== def.name) continue;
-        const family = this.readResultFamily(declarator.init);
-        if (family) return family;
-      }
-      if (def.type === 'Parameter') {
-        const fn: Node = def.node;
-        if (!('params' in fn) || fn.params[0] !== def.name) continue;
-        const family = this.readCallbackFamily(fn);
-        if (family) return family;
-      }
-    }
-    for (const reference of variable.references) {
-      if (!reference.writeExpr || reference.init) continue;
-      const target = reference.identifier as Node;
-      if (target.parent?.type !== AST_NODE_TYPES.AssignmentExpression || target.parent.left !== target) continue;
-      const family = this.readResultFamily(reference.writeExpr);
-      if (family) return family;
-    }
-    return null;
-  }
-
-  /** `reader.read().then(({ done, value }) => …)`. */
-  private readCallbackFamily(fn: Node): Family | null {
-    const call = fn.parent;
-    if (call?.type !== AST_NODE_TYPES.CallExpression) return null;
-    const callee = unwrap(call.callee);
-    if (callee?.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee) !== 'then') return null;
-    return this.readResultFamily(callee.object);
-  }
-
-  private eofVariableFamily(variable: Variable): Family | null {
-    if (this.eofVariables.has(variable)) return this.eofVariables.get(variable)!;
-    this.eofVariables.set(variable, null);
-    let family: Family | null = null;
-    for (const def of variable.defs) {
-      const name = def.name as TSESTree.Identifier;
-      if (def.type === 'Variable') {
-        const declarator = def.node;
-        family = declarator.id === name ? this.eofFamily(declarator.init) : this.doneFromPattern(name, declarator.init);
-      } else if (def.type === 'Parameter' && isDoneProperty(name)) {
-        family = this.readCallbackFamily(def.node);
-      }
-      if (family) break;
-    }
-    if (!family) {
-      for (const reference of variable.references) {
-        if (!reference.writeExpr || reference.init) continue;
-        const target = reference.identifier as Node;
-        family =
-          target.parent?.type === AST_NODE_TYPES.AssignmentExpression && target.parent.left === target
-            ? this.eofFamily(reference.writeExpr)
-            : this.doneFromPattern(target as TSESTree.Identifier, reference.writeExpr);
-        if (family) break;
-      }
-    }
-    this.eofVariables.set(variable, family);
-    return family;
-  }
-
-  private doneFromPattern(name: TSESTree.Identifier, init: Node | null | undefined): Family | null {
-    return isDoneProperty(name) ? this.readResultFamily(init) : null;
-  }
 }
 
 /** An axios-style request whose options ask for the body as a stream: `{ responseType: 'stream' }`. */
@@ -605,17 +473,6 @@ function decodesChunks(loop: Node, visitorKeys: Record<string, readonly string[]
     if (name && words(name).includes('decode')) decodes = true;
   });
   return decodes;
-}
-
-function isDoneProperty(name: TSESTree.Identifier): boolean {
-  const property = name.parent;
-  return (
-    property?.type === AST_NODE_TYPES.Property &&
-    property.value === name &&
-    property.parent?.type === AST_NODE_TYPES.ObjectPattern &&
-    property.key.type === AST_NODE_TYPES.Identifier &&
-    property.key.name === 'done'
-  );
 }
 
 /** A call that takes a request's options (`{ url, headers, signal, … }`): a local request helper (`getFromApi`, `connect`). */

@@ -1,3 +1,5 @@
+import { asWritten } from './option-values.js';
+
 /**
  * The drain's bounds, one contract for the JavaScript and the Python rewrite: a drain ends at EOF, after
  * `drainTimeoutMs` milliseconds, or after `drainMaxBytes` bytes, whichever comes first, and then does the
@@ -32,8 +34,7 @@ export function drainBounds(options: { drainTimeoutMs?: unknown; drainMaxBytes?:
 function wholeNumber(name: string, raw: unknown): number {
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : (JSON.stringify(raw) ?? String(raw));
-    throw new RangeError(`${name} must be a whole number >= 0, got ${text}`);
+    throw new RangeError(`${name} must be a whole number >= 0, got ${asWritten(raw)}`);
   }
   return value;
 }

@@ -1,5 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { walk, type Node } from '../analysis/ast.js';
+import { variablesInScope } from '../analysis/scope.js';
 import { arrowText, type GiveUp } from './give-up.js';
 import type { HelperBinding } from './helper-binding.js';
 import { HAND_OFF_METHOD } from './helpers.js';
@@ -229,9 +230,7 @@ export class EditBuilder {
       if (parent?.type === AST_NODE_TYPES.Property && parent.key === node && !parent.computed && !parent.shorthand) return;
       names.add(node.name);
     });
-    for (let scope: { variables: Array<{ name: string }>; upper: unknown } | null = this.sourceCode.getScope(root); scope; scope = scope.upper as typeof scope) {
-      for (const variable of scope.variables) names.add(variable.name);
-    }
+    for (const variable of variablesInScope(this.sourceCode.getScope(root))) names.add(variable.name);
     return names;
   }
 

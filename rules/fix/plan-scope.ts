@@ -1,6 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isFunction, unwrap, type Node } from '../analysis/ast.js';
+import { variableNamed } from '../analysis/scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** Where the planner looks things up: names in scope, enclosing functions and statements. */
@@ -8,11 +9,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** The variable `name` names at `node`: the planner's one scope lookup. */
 export function variableAt(name: string, node: Node, sourceCode: SourceCode): TSESLint.Scope.Variable | null {
-  for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(node); scope; scope = scope.upper) {
-    const variable = scope.set.get(name);
-    if (variable) return variable;
-  }
-  return null;
+  return variableNamed(name, sourceCode.getScope(node));
 }
 
 /** An identifier names the same variable at `at`; `this.x` and `name.x` paths always do. */

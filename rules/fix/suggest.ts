@@ -37,28 +37,23 @@ export function suggestedEdits(sites: readonly StreamSite[], sourceCode: SourceC
   const plans = planSites(sites, sourceCode, streams, { terminalPatterns: context.terminalPatterns }).filter((plan) => plan.kind !== 'manual');
   const sitesOf = (plan: Plan): StreamSite[] => (plan.kind === 'loop' ? plan.changes.map((change) => change.site) : [plan.site]);
   if (plans.length === 0) return result;
-  // Built once for all the plans (the skeleton keeps what they touch, and the first check parses them all), and once
-  // per plan only where a plan is offered on its own.
-  const built = new Map<readonly Plan[], Edit[]>();
-  const editsOf = (chosen: readonly Plan[]): Edit[] => {
-    let edits = built.get(chosen);
-    if (!edits) built.set(chosen, (edits = buildOutput(text, context.filename, sourceCode, chosen, options).edits));
-    return edits;
-  };
-  const single = new Map(plans.map((plan) => [plan, plans.length === 1 ? plans : [plan]]));
-  const kept: Range[] = [...sites.map((site) => site.node.range), ...editsOf(plans).map((edit): Range => [edit.start, edit.end])];
-  const skeleton = skeletonOf(sourceCode, kept, wordsOf(editsOf(plans)));
-  const verified = (chosen: readonly Plan[]): boolean => {
-    const edits = editsOf(chosen);
-    if (edits.length === 0) return false;
-    return context.parses(applyEdits(skeleton.text, edits.map((edit) => ({ ...edit, start: skeleton.at(edit.start), end: skeleton.at(edit.end) }))));
-  };
+  const build = (chosen: readonly Plan[]): Edit[] => buildOutput(text, context.filename, sourceCode, chosen, options).edits;
+  // Built once for all the plans: the skeleton keeps what they touch, and the first check parses them all.
+  const allEdits = build(plans);
+  // A lone plan's own edits are all the edits, already built (and already checked).
+  const editsAlone = (plan: Plan): Edit[] => (plans.length === 1 ? allEdits : build([plan]));
+  const kept: Range[] = [...sites.map((site) => site.node.range), ...allEdits.map((edit): Range => [edit.start, edit.end])];
+  const skeleton = skeletonOf(sourceCode, kept, wordsOf(allEdits));
+  const parses = (edits: readonly Edit[]): boolean =>
+    edits.length > 0 && context.parses(applyEdits(skeleton.text, edits.map((edit) => ({ ...edit, start: skeleton.at(edit.start), end: skeleton.at(edit.end) }))));
   // One check of all rewrites together; each on its own only where that fails, and only in a file with few of them (a
   // generated file with thousands of sites would take a parse per site).
   const separately = plans.length > 1 && plans.length <= MAX_SEPARATE_CHECKS;
-  const offered = verified(plans) ? plans : separately ? plans.filter((plan) => verified(single.get(plan)!)) : [];
-  for (const plan of offered) {
-    const rewrite = { edit: mergeEdits(text, editsOf(single.get(plan)!)) };
+  const allParse = parses(allEdits);
+  for (const plan of allParse || separately ? plans : []) {
+    const edits = editsAlone(plan);
+    if (!allParse && !parses(edits)) continue;
+    const rewrite = { edit: mergeEdits(text, edits) };
     for (const site of sitesOf(plan)) result.set(site.node, rewrite);
   }
   return result;

@@ -1,6 +1,7 @@
 import { PYTHON_MESSAGES, brief, interpolate } from '../contract/messages.js';
 import { solve, type CloseSite } from './cfg.js';
-import { GraphBuilder, type OuterCloser } from './build.js';
+import { GraphBuilder } from './build.js';
+import type { OuterCloser } from './frames.js';
 import { outerClosers } from './outer-closers.js';
 import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';

@@ -1,6 +1,7 @@
 import { isResponseName } from '../contract/vocabulary.js';
 import type { PythonAnalysisOptions } from './options.js';
-import { collectBindings, isAsync, named, type OuterCloser } from './build.js';
+import type { OuterCloser } from './frames.js';
+import { collectBindings, isAsync, named } from './tree.js';
 import type { Node } from './parser.js';
 import { StreamScope, lastName } from './streams.js';
 

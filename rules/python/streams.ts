@@ -1,5 +1,6 @@
 import { isResponseName } from '../contract/vocabulary.js';
 import type { Node } from './parser.js';
+import type { Binding } from './tree.js';
 
 /** Close methods of a Python response stream (httpx `aclose`/`close`, aiohttp also `release`); `--close-method` replaces them. */
 export const DEFAULT_PYTHON_CLOSE_METHODS: readonly string[] = ['aclose', 'close', 'release'];
@@ -52,7 +53,7 @@ export class StreamScope {
    * `bindings`: (target, value, in `async with`) pairs of the function's assignments and `with … as`;
    * `known`: names that are streams from outside (a response an enclosing function's `with` owns).
    */
-  constructor(bindings: readonly { target: Node; value: Node; asyncWith: boolean }[], known: Iterable<string> = []) {
+  constructor(bindings: readonly Binding[], known: Iterable<string> = []) {
     for (const name of known) this.names.add(name);
     // Bindings can build on each other (`response = await client.send(...)`, then `events = EventSource(response)`).
     for (let changed = true, rounds = 0; changed && rounds < 4; rounds++) {

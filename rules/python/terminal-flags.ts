@@ -1,4 +1,4 @@
-import { named } from './build.js';
+import { named } from './tree.js';
 import { testMeaning } from './conditions.js';
 import type { Node } from './parser.js';
 import { lastName, unwrap } from './streams.js';

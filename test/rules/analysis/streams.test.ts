@@ -1,49 +1,10 @@
-// rules/analysis/streams.ts: which expressions are response streams, and which response each belongs to. A probe rule
-// asks the resolver about the arguments of `probe(...)` (familyOf), `probeRead(...)` (readResultFamily),
-// `probeEof(...)` (eofFamily) and each `for await` (asyncLoopFamily); a family is shown as the text of the request
-// call it comes from, or as the resolver's string for a response known only by its name.
-import tsParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { Linter } from 'eslint';
+// rules/analysis/streams.ts: which expressions are response streams, and which response each belongs to. The probe
+// rule (probe.ts) asks the resolver about the arguments of `probe(...)` (familyOf) and each `for await` (asyncLoopFamily).
 import { describe, expect, it } from 'vitest';
-import type { Node } from '../../../rules/analysis/ast.js';
-import { StreamResolver } from '../../../rules/analysis/streams.js';
-import type { Family } from '../../../rules/analysis/effect.js';
-import { asESLintRule } from '../../../rules/eslint-types.js';
+import { familiesFound } from './probe.js';
 
-type Probe = 'probe' | 'probeRead' | 'probeEof' | 'loop';
-const PROBES: readonly string[] = ['probe', 'probeRead', 'probeEof'];
-
-function families(code: string): Array<[Probe, string | null]> {
-  const found: Array<[Probe, string | null]> = [];
-  const rule: TSESLint.RuleModule<never, []> = {
-    defaultOptions: [],
-    meta: { type: 'problem', schema: [], messages: {} },
-    create(context) {
-      const { sourceCode } = context;
-      const streams = new StreamResolver({ getScope: (node) => sourceCode.getScope(node), visitorKeys: sourceCode.visitorKeys });
-      const show = (family: Family | null): string | null => {
-        if (family === null || typeof family === 'string') return family;
-        return 'range' in family ? sourceCode.getText(family as Node) : '(object)';
-      };
-      const ask = (kind: Probe, argument: Node): Family | null =>
-        kind === 'probe' ? streams.familyOf(argument) : kind === 'probeRead' ? streams.readResultFamily(argument) : streams.eofFamily(argument);
-      return {
-        CallExpression(node: TSESTree.CallExpression) {
-          if (node.callee.type !== AST_NODE_TYPES.Identifier || !PROBES.includes(node.callee.name)) return;
-          const kind = node.callee.name as Probe;
-          for (const argument of node.arguments) found.push([kind, show(ask(kind, argument))]);
-        },
-        'ForOfStatement[await=true]'(loop: TSESTree.ForOfStatement) {
-          found.push(['loop', show(streams.asyncLoopFamily(loop))]);
-        },
-      };
-    },
-  };
-  const config = { files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { test: { rules: { probe: asESLintRule(rule) } } }, rules: { 'test/probe': 'error' as const } };
-  expect(new Linter().verify(code, [config], 'file.ts')).toEqual([]);
-  return found;
+function families(code: string): Array<[string, string | null]> {
+  return familiesFound(code, (streams) => ({ calls: { probe: (argument) => streams.familyOf(argument) }, loop: (loop) => streams.asyncLoopFamily(loop) }));
 }
 
 describe('StreamResolver.familyOf', () => {
@@ -102,42 +63,6 @@ describe('StreamResolver.familyOf', () => {
       ['probe', 'fetch(url)'],
       ['probe', 'fetch(url)'],
     ]);
-  });
-});
-
-describe('StreamResolver.readResultFamily and eofFamily', () => {
-  it("a read of a reader is its response's read; a pending read held in a const too, not an awaited result; done is EOF", () => {
-    const code = `async function f(url: string) {
-  const reader = (await fetch(url)).body!.getReader();
-  const pending = reader.read();
-  const result = await reader.read();
-  probeRead(reader.read(), pending, result);
-  probeEof(result.done);
-  const { done } = await reader.read();
-  probeEof(done);
-}`;
-    expect(families(code)).toEqual([
-      ['probeRead', 'fetch(url)'],
-      ['probeRead', 'fetch(url)'],
-      ['probeRead', null],
-      ['probeEof', 'fetch(url)'],
-      ['probeEof', 'fetch(url)'],
-    ]);
-  });
-
-  it('a read raced against something else is still a read of that stream', () => {
-    const code = `async function f(url: string, closed: Promise<void>) {
-  const reader = (await fetch(url)).body!.getReader();
-  probeRead(Promise.race([reader.read(), closed]));
-}`;
-    expect(families(code)).toEqual([['probeRead', 'fetch(url)']]);
-  });
-
-  it('the done of something that is not a read is no EOF', () => {
-    const code = `async function f(job: { done: boolean }) {
-  probeEof(job.done);
-}`;
-    expect(families(code)).toEqual([['probeEof', null]]);
   });
 });
 
