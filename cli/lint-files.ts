@@ -41,6 +41,10 @@ export interface LintFilesOptions {
 export type Engine = 'auto' | 'native' | 'eslint' | 'oxlint';
 export const ENGINES: readonly Engine[] = ['auto', 'native', 'eslint', 'oxlint'];
 
+export function isEngine(name: string): name is Engine {
+  return (ENGINES as readonly string[]).includes(name);
+}
+
 /**
  * What each engine costs, in CPU milliseconds on this project's 2-core machine (bench/RESULTS.md, issue
  * 19): in process, loading ESLint's Linter, the parser and the plugin's first run, then per KB of text;

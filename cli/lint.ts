@@ -1,7 +1,7 @@
 import { collectTargetsOrReport } from './files.js';
 import { formatResults, stdoutSupportsColor } from './format.js';
 import { parseLintArgs } from './lint-args.js';
-import { ENGINES, lintFiles, type Engine } from './lint-files.js';
+import { ENGINES, isEngine, lintFiles } from './lint-files.js';
 import { lintSummary } from './lint-summary.js';
 import { OxlintEngine } from './oxlint-engine.js';
 import { hasProblems } from './results.js';
@@ -25,8 +25,8 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     return 0;
   }
 
-  const engine = (process.env.DRAINGUARD_ENGINE || 'auto') as Engine;
-  if (!ENGINES.includes(engine)) {
+  const engine = process.env.DRAINGUARD_ENGINE || 'auto';
+  if (!isEngine(engine)) {
     process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE must be one of ${ENGINES.join(', ')}, got '${engine}'.\n`);
     return 2;
   }

@@ -51,9 +51,9 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
   const timeoutMs = wholeNumber(values['timeout-ms'] ?? String(DEFAULT_TIMEOUT_MS), '--timeout-ms', 1, 3_600_000);
   if (typeof timeoutMs === 'string') return { ok: false, error: timeoutMs };
   const modesText = values.modes ?? MODES.join(',');
-  const modes = modesText.split(',').map((mode) => mode.trim());
-  const unknown = modes.find((mode) => !MODES.includes(mode as AfterTerminal));
-  if (unknown !== undefined) {
+  const named = modesText.split(',').map((mode) => mode.trim());
+  const modes = named.filter(isMode);
+  if (modes.length !== named.length) {
     return { ok: false, error: `--modes takes a comma-separated list of ${MODES.join(', ')}, got '${modesText}'.` };
   }
   if (values.markdown && values.json) return { ok: false, error: '--markdown and --json contradict each other.' };
@@ -66,7 +66,7 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
       ...flags,
       calls,
       timeoutMs,
-      modes: [...new Set(modes as AfterTerminal[])],
+      modes: [...new Set(modes)],
       output: values.markdown ? 'markdown' : values.json ? 'json' : 'text',
       // The server holds a hostile body longer than the command may run, so the command sees no end.
       server: { holdMaxMs: timeoutMs + 5000, ...server.options },
@@ -74,4 +74,8 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
       version: false,
     },
   };
+}
+
+function isMode(mode: string): mode is AfterTerminal {
+  return (MODES as readonly string[]).includes(mode);
 }

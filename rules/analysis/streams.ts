@@ -163,7 +163,7 @@ export class StreamResolver {
     // axios: `res.data` of a request made with `responseType: 'stream'` is the body.
     if (name === 'data') {
       const family = this.familyOf(node.object);
-      if (family && typeof family === 'object' && (family as Node).type === AST_NODE_TYPES.CallExpression && asksForStream(family as TSESTree.CallExpression)) return family;
+      if (family && isCallFamily(family) && asksForStream(family)) return family;
     }
     const object = unwrap(node.object);
     if (object?.type === AST_NODE_TYPES.ThisExpression && name) {
@@ -270,7 +270,7 @@ export class StreamResolver {
     if (callee?.type === AST_NODE_TYPES.Identifier && UNDICI_CALLS.has(name)) {
       const variable = this.variableOf(callee);
       const def = variable?.defs[0];
-      return def?.type === 'ImportBinding' && (def.parent as TSESTree.ImportDeclaration).source.value === 'undici';
+      return def?.type === 'ImportBinding' && def.parent?.type === AST_NODE_TYPES.ImportDeclaration && def.parent.source.value === 'undici';
     }
     return false;
   }
@@ -285,7 +285,9 @@ export class StreamResolver {
 
   private computeVariableFamily(variable: Variable): Family | null {
     for (const def of variable.defs) {
-      const name = def.name as TSESTree.Identifier;
+      const name = def.name;
+      // A binding's definition names an identifier (a string names only `declare module 'x'`).
+      if (name.type !== AST_NODE_TYPES.Identifier) continue;
       if (hasStreamTypeAnnotation(name)) return variable;
       if (def.type === 'Variable') {
         const declarator = def.node;
@@ -412,13 +414,13 @@ export class StreamResolver {
 
   private computeClassField(members: ClassMembers, field: string): Family | null {
     for (const definition of members.definitions) {
-      if ((definition.key as TSESTree.Identifier).name !== field) continue;
+      if (keyName(definition.key) !== field) continue;
       if (hasStreamTypeAnnotation(definition)) return `field:${field}`;
       const family = definition.value ? this.familyOfFieldValue(members, field, definition.value) : null;
       if (family) return family;
     }
     for (const { parameter } of members.parameters) {
-      if ((parameter as TSESTree.Identifier).name !== field) continue;
+      if (parameter.type !== AST_NODE_TYPES.Identifier || parameter.name !== field) continue;
       if (hasStreamTypeAnnotation(parameter) || this.isStreamName(field)) return `field:${field}`;
     }
     for (const [name, value] of members.assignments) {
@@ -492,6 +494,16 @@ function accessPath(node: Node | null): string | null {
   const object = accessPath(unwrap(node.object));
   const name = propertyName(node);
   return object === null || name === null ? null : `${object}.${name}`;
+}
+
+/** A family that is the request call itself (`axios.get(url, { responseType: 'stream' })`). */
+function isCallFamily(family: Family): family is TSESTree.CallExpression {
+  return typeof family === 'object' && 'type' in family && family.type === AST_NODE_TYPES.CallExpression;
+}
+
+/** The name of a class member's key: `body` for `body` and for `#body`. */
+function keyName(key: TSESTree.PropertyDefinition['key']): string | undefined {
+  return key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier ? key.name : undefined;
 }
 
 function hasStreamTypeAnnotation(node: { typeAnnotation?: TSESTree.TSTypeAnnotation | undefined }): boolean {

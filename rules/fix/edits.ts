@@ -43,7 +43,7 @@ export class EditBuilder {
     this.replaceStatement(statement, replacement);
     if (plan.finallyOf) {
       // Only the success path drains: a failure closes at once, as before, and is rethrown.
-      const block = plan.finallyOf.block as Node;
+      const block = plan.finallyOf.block;
       const errorName = this.freshLocal(plan.finallyOf, 'error');
       const at = range(block)[1];
       const catchText = this.block(plan.finallyOf, [` catch (${errorName}) {`, [plan.closeText, `throw ${errorName}`], '}']);
@@ -73,7 +73,7 @@ export class EditBuilder {
   /** `for await (const x of source)` -> `const events = drainable(source, …); for await (const x of events)`, and `events.drainInBackground()` where the completion branch leaves or closes. */
   loop(plan: LoopPlan): void {
     const { loop, drain } = plan;
-    const holder = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? (loop.parent as Node) : (loop as Node);
+    const holder: Node = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? loop.parent : loop;
     const name = this.freshLocal(loop, 'events');
     const declarations: string[] = [];
     let source = this.sourceCode.getText(loop.right);
@@ -113,7 +113,8 @@ export class EditBuilder {
         continue;
       }
       // A jump right after a replaced close already follows the hand-off.
-      if (replacedCloses.has(previousStatement(change.statement) as Node)) continue;
+      const previous = previousStatement(change.statement);
+      if (previous && replacedCloses.has(previous)) continue;
       if (isStatementListItem(change.statement)) {
         const separator = this.oneLine(change.statement) ? ' ' : `${this.style.eol}${indentAt(this.text, start)}`;
         this.changes.push({ start, end: start, text: `${handOff}${this.terminator(change.statement, true)}${separator}` });

@@ -59,7 +59,9 @@ function sameObject(receiver: Node, drained: Node, sourceCode: SourceCode): bool
 }
 
 function parts(close: TSESTree.CallExpression, sourceCode: SourceCode): { method: string; argumentsText: string; receiver: Node; optional: boolean } {
-  const callee = unwrap(close.callee) as TSESTree.MemberExpression;
+  const callee = unwrap(close.callee);
+  // The rule reports a close only as a method call (`x.cancel()`, `x?.['abort']()`).
+  if (callee?.type !== AST_NODE_TYPES.MemberExpression) throw new Error(`drainguard: the close ${sourceCode.getText(close)} is not a method call`);
   return {
     method: sourceCode.getText(callee.property),
     argumentsText: sourceCode.text.slice(callee.range[1], close.range[1]),

@@ -132,7 +132,11 @@ export function planSites(
       continue;
     }
     if (node.type === AST_NODE_TYPES.CallExpression) {
-      const callee = unwrap(node.callee) as TSESTree.MemberExpression;
+      const callee = unwrap(node.callee);
+      if (callee?.type !== AST_NODE_TYPES.MemberExpression) {
+        manual(site, 'the close is not a method call');
+        continue;
+      }
       const method = propertyName(callee) ?? '';
       const statement = closeStatement(node);
       if (!statement) {
@@ -154,7 +158,7 @@ export function planSites(
           manual(site, READS_ON_REASON);
           continue;
         }
-        if (!detached && !(fn as TSESTree.FunctionLike | null)?.async) {
+        if (!detached && !(fn && 'async' in fn && fn.async)) {
           manual(site, 'the reader is read again after the close, and the function is not async, so it cannot wait for the drain');
           continue;
         }

@@ -46,7 +46,7 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode, seen: Read
  */
 function parameterKind(parameter: Node, fn: Node, sourceCode: SourceCode, seen: ReadonlySet<Node>): WebBodyKind | null {
   if (seen.has(parameter) || !('params' in fn)) return null;
-  const index = (fn.params as Node[]).indexOf(parameter);
+  const index = fn.params.findIndex((candidate) => candidate === parameter);
   const name = functionName(fn);
   if (index < 0 || !name) return null;
   const variable = variableAt(name.name, name, sourceCode);
