@@ -155,13 +155,36 @@ export class OxlintRun {
     if (early || this.bytes >= BATCH_BYTES || this.batch.length >= BATCH_FILES) this.flush();
   }
 
+  /** Bytes of text in the batch not yet handed to a process. */
+  get waitingBytes(): number {
+    return this.bytes;
+  }
+
+  /**
+   * Takes files back from the waiting batch, up to `bytes` of text (the biggest that fit first), for the caller to
+   * lint itself; they are not handed to oxlint.
+   */
+  takeBack(bytes: number): SourceFile[] {
+    const taken: SourceFile[] = [];
+    let room = bytes;
+    for (const file of [...this.batch].sort((a, b) => b.text.length - a.text.length)) {
+      if (file.text.length > room) continue;
+      taken.push(file);
+      room -= file.text.length;
+    }
+    const takenSet = new Set(taken);
+    this.batch = this.batch.filter((file) => !takenSet.has(file));
+    this.bytes -= bytes - room;
+    return taken;
+  }
+
   /**
    * Results shaped exactly as ESLint's for the files oxlint handled; a file it leaves out (it does
    * not parse there, or oxlint failed) is for the ESLint path to lint. The waiting batch is shared out
-   * among the free processes, in parts of about the same size.
+   * among the free processes (at most `processes`), in parts of about the same size.
    */
-  async finish(): Promise<OxlintResults> {
-    const free = Math.max(1, CONCURRENT_RUNS - this.running);
+  async finish(processes = CONCURRENT_RUNS): Promise<OxlintResults> {
+    const free = Math.max(1, Math.min(processes, CONCURRENT_RUNS) - this.running);
     for (const part of splitEvenly(this.batch, Math.min(free, Math.ceil(this.bytes / PART_MIN_BYTES)))) {
       this.batch = part;
       this.flush();

@@ -56,4 +56,23 @@ describe('OxlintRun', () => {
     expect(run.spawned).toBe(2);
     for (const file of files) expect(results.get(file.filePath)?.messages).toHaveLength(1);
   });
+
+  it('hands oxlint none of the files taken back (the biggest that fit first), and one process when told so', async () => {
+    const engine = OxlintEngine.find();
+    dir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-run-'));
+    const run = engine!.start(dir);
+    const sized = (name: string, length: number) => ({ filePath: path.join(dir!, name), text: `${EARLY_CANCEL_JS}${'//'.padEnd(length - EARLY_CANCEL_JS.length - 1, 'x')}\n` });
+    const files = [sized('a.js', 3000), sized('b.js', 2000), sized('c.js', 1000)];
+    for (const file of files) {
+      writeFileSync(file.filePath, file.text);
+      run.add(file);
+    }
+    expect(run.waitingBytes).toBe(6000);
+    expect(run.takeBack(4100).map((file) => path.basename(file.filePath))).toEqual(['a.js', 'c.js']);
+    expect(run.waitingBytes).toBe(2000);
+    const { results } = await run.finish(1);
+    expect(run.spawned).toBe(1);
+    expect([...results.keys()].map((file) => path.basename(file))).toEqual(['b.js']);
+    expect(results.get(files[1].filePath)?.messages).toHaveLength(1);
+  });
 });
