@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { packagePrettierKey } from '../rules/fix/style.js';
 
 /** A formatter a repository configures, with the arguments that format standard input as `file` would be. */
 interface Formatter {
@@ -36,13 +37,7 @@ function formatterFor(file: string): { formatter: Formatter; bin: string; cwd: s
 }
 
 function hasPrettierKey(dir: string): boolean {
-  const packageJson = path.join(dir, 'package.json');
-  if (!existsSync(packageJson)) return false;
-  try {
-    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { prettier?: unknown }).prettier !== undefined;
-  } catch {
-    return false;
-  }
+  return packagePrettierKey(dir) !== undefined;
 }
 
 /** `node_modules/.bin/<name>` in `dir` or a directory above it (a monorepo installs at its root). */

@@ -16,6 +16,7 @@ import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type Fil
 import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
+import { errorCode } from './errors.js';
 import { dirtyFiles } from './git-clean.js';
 import { rewritePython } from '../codemods/python/rewrite.js';
 import { isPythonPath, mayReportPython } from './python-files.js';
@@ -278,8 +279,7 @@ function rollBack(entry: Rewritten, reason: string): void {
 }
 
 function messageOf(error: unknown): string {
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') {
-    return `${error.code} ${error instanceof Error ? error.message : ''}`.trim();
-  }
+  const code = errorCode(error);
+  if (code !== undefined) return `${code} ${error instanceof Error ? error.message : ''}`.trim();
   return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@
 // first line of stdout is its URL; the counts are JSON at <url>/__drainguard/stats. It runs until
 // SIGINT or SIGTERM.
 import { startStreamServer } from '../testing/stream-server.js';
+import { errorCode } from './errors.js';
 import { parseServeArgs } from './serve-args.js';
 import { SERVE_USAGE } from './usage.js';
 import { VERSION } from './version.js';
@@ -26,7 +27,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   try {
     server = await startStreamServer(args.server);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    const reason = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
     process.stderr.write(`drainguard serve: cannot listen on 127.0.0.1:${args.server.port ?? 0}: ${reason}\n`);
     return 1;
   }

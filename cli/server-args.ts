@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { streamServerOptionsError, type StreamServerOptions } from '../testing/options.js';
+import { errorCode } from './errors.js';
 
 /** parseArgs options for the server's flags (`mode` only where the command takes one). */
 export const SERVER_FLAGS = {
@@ -37,7 +38,7 @@ function readScript(file: string, cwd: string): { options: StreamServerOptions }
   try {
     text = readFileSync(path.resolve(cwd, file), 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     return { error: `cannot read --script ${file}: ${code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error)}` };
   }
   let parsed: unknown;

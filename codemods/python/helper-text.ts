@@ -56,8 +56,8 @@ export function helperText(spec: HelperSpec): string {
       ? ([
           [depth + 1, 'if response.num_bytes_downloaded > limit:'],
           [depth + 2, 'break'],
-        ] as [number, string][])
-      : ([[depth + 1, 'pass']] as [number, string][])),
+        ] satisfies [number, string][])
+      : ([[depth + 1, 'pass']] satisfies [number, string][])),
   ];
   const limitLine: [number, string][] = limited ? [[1, `limit = response.num_bytes_downloaded + ${spec.maxBytes}`]] : [];
   const bounded = spec.bound !== 'none' || limited;

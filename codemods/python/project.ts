@@ -92,9 +92,9 @@ function tomlTable(value: unknown, ...keys: string[]): Record<string, unknown> |
   let current = value;
   for (const key of keys) {
     if (typeof current !== 'object' || current === null || !(key in current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+    current = Reflect.get(current, key);
   }
-  return typeof current === 'object' && current !== null ? (current as Record<string, unknown>) : undefined;
+  return isTable(current) ? current : undefined;
 }
 
 function strings(value: unknown): string[] {
@@ -208,4 +208,8 @@ function readProject(root: string, files: readonly string[]): PythonProject {
     requiresPython,
     isort: isortSettings(root, pyproject),
   };
+}
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -137,11 +137,17 @@ function formatterSettingsIn(dir: string): StyleSettings | undefined {
     const file = path.join(dir, name);
     if (existsSync(file)) return optionValues(readFileSync(file, 'utf8'));
   }
+  const prettier = packagePrettierKey(dir);
+  return prettier && typeof prettier === 'object' ? optionValues(JSON.stringify(prettier)) : undefined;
+}
+
+/** The `prettier` key of the `package.json` in `dir` (Prettier's configuration there, or the name of a shared one). */
+export function packagePrettierKey(dir: string): unknown {
   const packageJson = path.join(dir, 'package.json');
   if (!existsSync(packageJson)) return undefined;
   try {
-    const prettier = (JSON.parse(readFileSync(packageJson, 'utf8')) as { prettier?: unknown }).prettier;
-    return prettier && typeof prettier === 'object' ? optionValues(JSON.stringify(prettier)) : undefined;
+    const manifest: unknown = JSON.parse(readFileSync(packageJson, 'utf8'));
+    return manifest && typeof manifest === 'object' && 'prettier' in manifest ? manifest.prettier : undefined;
   } catch {
     return undefined;
   }
