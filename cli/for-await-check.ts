@@ -122,5 +122,5 @@ function loopMayJumpOut(text: string, start: number): boolean {
 }
 
 function isWord(token: Token | undefined, word: string): boolean {
-  return token !== undefined && (token.type.keyword === word || (token.type.label === 'name' && (token as Token & { value: unknown }).value === word));
+  return token !== undefined && (token.type.keyword === word || (token.type.label === 'name' && 'value' in token && token.value === word));
 }

@@ -1,11 +1,11 @@
-import { createRequire } from 'node:module';
 import type { ESLint } from 'eslint';
+import { requireStylishFormatter } from '../rules/eslint-types.js';
 
 export const FORMATS = ['stylish', 'json', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function isFormat(name: string): name is Format {
-  return (FORMATS as readonly string[]).includes(name);
+  return FORMATS.some((format) => format === name);
 }
 
 /** Colors for stylish output: only on a terminal that supports them, never with NO_COLOR. */
@@ -30,16 +30,7 @@ export async function formatResults(
   if (results.every((result) => result.messages.length === 0)) return '';
   // As ESLint#loadFormatter('stylish').format does: results sorted by path, then ESLint's own stylish formatter.
   const sorted = [...results].sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-  return stylishFormatter()(sorted, { color: options.color, cwd: options.cwd });
-}
-
-type Formatter = (results: ESLint.LintResult[], data: { color: boolean; cwd: string }) => string;
-
-/**
- * ESLint's stylish formatter, required from its file: the package exports it only through the ESLint class, whose
- * loading (file, ignore and config-file machinery) cost a report run ~60 ms more than the formatting.
- */
-function stylishFormatter(): Formatter {
-  const require = createRequire(createRequire(import.meta.url).resolve('eslint'));
-  return require('./cli-engine/formatters/stylish.js') as Formatter;
+  // Required from its file: ESLint exports it only through its ESLint class, whose loading (file, ignore and
+  // config-file machinery) cost a run with reports ~60 ms more than the formatting.
+  return requireStylishFormatter()(sorted, { color: options.color, cwd: options.cwd });
 }

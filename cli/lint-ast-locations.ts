@@ -57,7 +57,7 @@ export function addLocations(program: unknown, comments: Spanned[], text: string
   const visit = (node: Spanned): void => {
     locate(node);
     for (const key of visitorKeys[node.type] ?? []) {
-      const value: unknown = node[key as keyof Spanned];
+      const value: unknown = Reflect.get(node, key);
       if (Array.isArray(value)) {
         for (const element of value) if (isSpanned(element)) visit(element);
       } else if (isSpanned(value)) {

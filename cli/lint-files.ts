@@ -42,7 +42,7 @@ export type Engine = 'auto' | 'native' | 'eslint' | 'oxlint';
 export const ENGINES: readonly Engine[] = ['auto', 'native', 'eslint', 'oxlint'];
 
 export function isEngine(name: string): name is Engine {
-  return (ENGINES as readonly string[]).includes(name);
+  return ENGINES.some((engine) => engine === name);
 }
 
 /**

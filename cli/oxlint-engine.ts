@@ -241,7 +241,7 @@ export class OxlintRun {
 
 /** `files` in at most `parts` groups of about the same size (the biggest file first, each to the smallest group). */
 function splitEvenly(files: readonly SourceFile[], parts: number): SourceFile[][] {
-  const groups = Array.from({ length: Math.max(1, Math.min(parts, files.length)) }, () => ({ files: [] as SourceFile[], bytes: 0 }));
+  const groups = Array.from({ length: Math.max(1, Math.min(parts, files.length)) }, (): { files: SourceFile[]; bytes: number } => ({ files: [], bytes: 0 }));
   for (const file of [...files].sort((a, b) => b.text.length - a.text.length)) {
     const smallest = groups.reduce((least, group) => (group.bytes < least.bytes ? group : least));
     smallest.files.push(file);

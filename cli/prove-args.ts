@@ -77,5 +77,5 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
 }
 
 function isMode(mode: string): mode is AfterTerminal {
-  return (MODES as readonly string[]).includes(mode);
+  return MODES.some((known) => known === mode);
 }

@@ -1,4 +1,5 @@
-import type { Linter, Rule, SourceCode } from 'eslint';
+import { createRequire } from 'node:module';
+import type { ESLint, Linter, Rule, SourceCode } from 'eslint';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { parseForESLint } from '@typescript-eslint/parser';
 import type { VisitorKeys } from '@typescript-eslint/visitor-keys';
@@ -35,4 +36,31 @@ export function asESLintParseResultOf(result: { ast: TSESTree.Program; scopeMana
 /** A rule context's language options (typescript-eslint's type) as ESLint's `Linter` config takes them. */
 export function asESLintLanguageOptions(options: TSESLint.FlatConfig.LanguageOptions): Linter.LanguageOptions {
   return options as unknown as Linter.LanguageOptions;
+}
+
+/*
+ * Modules loaded when first needed (`createRequire` returns them untyped), typed here: typescript-eslint's parser and
+ * the TypeScript compiler it reads with, espree as the installed ESLint resolves it, and ESLint's stylish formatter,
+ * which the package exports only through its ESLint class.
+ */
+
+export type Espree = { parse(text: string, options: Linter.ParserOptions): unknown };
+export type StylishFormatter = (results: ESLint.LintResult[], data: { color: boolean; cwd: string }) => string;
+
+const requireHere = createRequire(import.meta.url);
+
+export function requireTypeScriptParser(): typeof import('@typescript-eslint/parser') {
+  return requireHere('@typescript-eslint/parser') as typeof import('@typescript-eslint/parser');
+}
+
+export function requireTypeScript(): typeof import('typescript') {
+  return createRequire(requireHere.resolve('@typescript-eslint/parser'))('typescript') as typeof import('typescript');
+}
+
+export function requireEspree(): Espree {
+  return createRequire(requireHere.resolve('eslint'))('espree') as Espree;
+}
+
+export function requireStylishFormatter(): StylishFormatter {
+  return createRequire(requireHere.resolve('eslint'))('./cli-engine/formatters/stylish.js') as StylishFormatter;
 }

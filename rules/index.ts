@@ -9,16 +9,17 @@ export { DEFAULT_TERMINAL_PATTERNS } from './analysis/words.js';
 
 const rules: Record<string, Rule.RuleModule> = { [RULE_NAME]: asESLintRule(noEarlyStreamClose) };
 
+const configs: Record<'recommended', Linter.Config> = {
+  recommended: { name: 'drainguard/recommended', plugins: {}, rules: { [RULE_ID]: 'error' } },
+};
+
 const plugin = {
   meta: { name: packageJson.name, version: packageJson.version },
   rules,
-  configs: {} as Record<'recommended', Linter.Config>,
+  configs,
 } satisfies ESLint.Plugin;
 
-plugin.configs.recommended = {
-  name: 'drainguard/recommended',
-  plugins: { drainguard: plugin },
-  rules: { [RULE_ID]: 'error' },
-};
+// The recommended config names the plugin it belongs to (ESLint's documented self-reference).
+configs.recommended.plugins = { drainguard: plugin };
 
 export default plugin;

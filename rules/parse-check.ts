@@ -1,7 +1,7 @@
 // The parse a suggestion must pass before the rule offers it: the host's parser (or drainguard's choice by extension),
 // and nothing else (no scope analysis, no rule): ESLint builds every suggestion while it lints.
-import { createRequire } from 'node:module';
 import type { Linter } from 'eslint';
+import { requireEspree, requireTypeScript, type Espree } from './eslint-types.js';
 import { languageOptionsFor, mayBeScript, typeScriptParser } from './parser-options.js';
 
 /**
@@ -21,20 +21,19 @@ export function verificationLanguageOptions(languageOptions: Linter.LanguageOpti
   return { ecmaVersion, sourceType, ...(globals ? { globals } : {}), parser: languageOptions.parser, parserOptions };
 }
 
-type Espree = { parse(text: string, options: Linter.ParserOptions): unknown };
 type TypeScript = typeof import('typescript');
 let loadedEspree: Espree | undefined;
 let loadedTypeScript: TypeScript | undefined;
 
 /** ESLint's default parser, as the installed ESLint resolves it. */
 function espree(): Espree {
-  loadedEspree ??= createRequire(createRequire(import.meta.url).resolve('eslint'))('espree') as Espree;
+  loadedEspree ??= requireEspree();
   return loadedEspree;
 }
 
 /** The TypeScript compiler typescript-eslint's parser reads TypeScript with. */
 function typeScript(): TypeScript {
-  loadedTypeScript ??= createRequire(createRequire(import.meta.url).resolve('@typescript-eslint/parser'))('typescript') as TypeScript;
+  loadedTypeScript ??= requireTypeScript();
   return loadedTypeScript;
 }
 

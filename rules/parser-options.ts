@@ -1,10 +1,9 @@
 // How drainguard's own tools read a file, chosen by its extension: `drainguard lint` (cli/) and the
 // codemod (codemods/) parse every file the same way, so fix can rewrite every site lint reports. The
 // plugin itself does not use this module: in a user's ESLint or oxlint, their config chooses the parser.
-import { createRequire } from 'node:module';
 import type { Linter } from 'eslint';
 import type { ParserOptions } from '@typescript-eslint/parser';
-import { asESLintParseResult } from './eslint-types.js';
+import { asESLintParseResult, requireTypeScriptParser } from './eslint-types.js';
 
 type TypeScriptParserModule = typeof import('@typescript-eslint/parser');
 let loadedTypeScriptParser: TypeScriptParserModule | undefined;
@@ -17,7 +16,7 @@ let loadedTypeScriptParser: TypeScriptParserModule | undefined;
 export const typeScriptParser: Linter.Parser = {
   meta: { name: '@typescript-eslint/parser (loaded on first use)' },
   parseForESLint(text: string, options?: ParserOptions) {
-    loadedTypeScriptParser ??= createRequire(import.meta.url)('@typescript-eslint/parser') as TypeScriptParserModule;
+    loadedTypeScriptParser ??= requireTypeScriptParser();
     return asESLintParseResult(loadedTypeScriptParser.parseForESLint(text, options));
   },
 };

@@ -134,6 +134,11 @@ export function holderKeyName(fn: Node): string | null {
   return null;
 }
 
+/** A child found under a visitor key: a node, not a value of another kind (the visitor keys name both). */
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && 'type' in value;
+}
+
 /** Visits every node below `root` (own traversal; used for small sub-trees such as one class body); `visit` returns false to skip a node's children. */
 export function walk(root: Node, visitorKeys: Record<string, readonly string[] | undefined>, visit: (node: Node) => boolean | void): void {
   const stack: Node[] = [root];
@@ -143,9 +148,9 @@ export function walk(root: Node, visitorKeys: Record<string, readonly string[] |
     for (const key of visitorKeys[node.type] ?? []) {
       const child: unknown = Reflect.get(node, key);
       if (Array.isArray(child)) {
-        for (const item of child) if (item && typeof item === 'object' && 'type' in item) stack.push(item as Node);
-      } else if (child && typeof child === 'object' && 'type' in child) {
-        stack.push(child as Node);
+        for (const item of child) if (isNode(item)) stack.push(item);
+      } else if (isNode(child)) {
+        stack.push(child);
       }
     }
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { DrainBounds } from '../contract/drain-options.js';
-import { HELPER_IDENTIFIERS, piecesIn, renderPieces, withDependencies, type PieceName } from './helpers.js';
+import { HELPER_IDENTIFIERS, isPieceName, piecesIn, renderPieces, withDependencies, type PieceName } from './helpers.js';
 import type { Edit } from '../contract/apply-edits.js';
 import type { Style } from './style.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
@@ -134,8 +134,8 @@ export class ModuleBinding implements HelperBinding {
         statement.type === AST_NODE_TYPES.ImportDeclaration && statement.source.value.startsWith('.') && withoutExtension(path.resolve(path.dirname(filePath), statement.source.value)) === target,
     );
     for (const specifier of this.existing?.specifiers ?? []) {
-      if (specifier.type === AST_NODE_TYPES.ImportSpecifier && specifier.imported.type === AST_NODE_TYPES.Identifier) {
-        this.locals.set(specifier.imported.name as PieceName, specifier.local.name);
+      if (specifier.type === AST_NODE_TYPES.ImportSpecifier && specifier.imported.type === AST_NODE_TYPES.Identifier && isPieceName(specifier.imported.name)) {
+        this.locals.set(specifier.imported.name, specifier.local.name);
       }
     }
   }

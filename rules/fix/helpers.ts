@@ -304,7 +304,11 @@ const PIECES: Record<PieceName, Piece> = {
   drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'closeOnce', 'isListener'], declares: ['drainNodeStream'] },
 };
 
-const ORDER = Object.keys(PIECES) as PieceName[];
+export function isPieceName(name: string): name is PieceName {
+  return Object.hasOwn(PIECES, name);
+}
+
+const ORDER = Object.keys(PIECES).filter(isPieceName);
 
 /** The method of drainable()'s result that hands the rest of the stream to the drain (the rule treats it as EOF). */
 export const HAND_OFF_METHOD = DRAIN_HAND_OFF_METHOD;
