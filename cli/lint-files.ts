@@ -54,7 +54,8 @@ export function isEngine(name: string): name is Engine {
 const IN_PROCESS_START_MS = 150;
 const IN_PROCESS_MS_PER_KB = 2.4;
 const OXLINT_START_MS = 300;
-const OXLINT_MS_PER_KB = 1.6 / 2;
+const ONE_OXLINT_PROCESS_MS_PER_KB = 1.6;
+const OXLINT_MS_PER_KB = ONE_OXLINT_PROCESS_MS_PER_KB / 2;
 
 /**
  * Whether oxlint lints `bytes` of text sooner than this process would: by what each costs, not by bytes
@@ -74,9 +75,8 @@ function oxlintIsCheaper(bytes: number, eslintLoadedAnyway: boolean): boolean {
  */
 export function inProcessShare(bytes: number, eslintLoadedAnyway: boolean): number {
   const kb = bytes / 1024;
-  const oneProcessMsPerKb = OXLINT_MS_PER_KB * 2;
   const inProcessStart = eslintLoadedAnyway ? 0 : IN_PROCESS_START_MS;
-  const shareKb = (OXLINT_START_MS - inProcessStart + oneProcessMsPerKb * kb) / (IN_PROCESS_MS_PER_KB + oneProcessMsPerKb);
+  const shareKb = (OXLINT_START_MS - inProcessStart + ONE_OXLINT_PROCESS_MS_PER_KB * kb) / (IN_PROCESS_MS_PER_KB + ONE_OXLINT_PROCESS_MS_PER_KB);
   return Math.max(0, Math.min(bytes, shareKb * 1024));
 }
 
