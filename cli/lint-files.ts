@@ -160,7 +160,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   }
 
   // Everything still waits for oxlint (no batch went early): this process, idle from here, takes a share of it.
-  const keptBack = oxlint && engine === 'auto' && oxlint.spawned === 0 ? oxlint.takeBack(inProcessShare(oxlint.waitingBytes, forESLint.length > 0 || held.length > 0)) : [];
+  const keptBack = oxlint && engine === 'auto' && oxlint.spawned === 0 ? oxlint.takeBack(inProcessShare(oxlint.waitingBytes, forESLint.length > 0)) : [];
   const oxlintDone = oxlint?.finish(keptBack.length > 0 ? 1 : undefined);
   for (const file of [...forESLint, ...held, ...keptBack]) await lintWithESLint(file);
   if (oxlint) {
