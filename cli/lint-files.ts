@@ -6,6 +6,7 @@ import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js
 import { cleanResult, unreadableResult } from './results.js';
 import type { CliRuleOptions } from './rule-args.js';
 import { TextLinter } from './text-linter.js';
+import { InProcessWork, allowOptimizingCompiler } from './v8-tiering.js';
 
 export interface LintFilesOptions {
   /** The user's working directory. */
@@ -97,6 +98,9 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   const mayReport = prefilterFor(options.ruleOptions?.closeMethods);
   const named = options.named ?? new Set<string>();
   const engine = options.types ? 'eslint' : (options.engine ?? 'auto');
+  // Type-aware linting builds TypeScript programs: always long enough for V8's optimizing compiler.
+  if (options.types) allowOptimizingCompiler();
+  const inProcess = new InProcessWork();
   const results = new Map<string, ESLint.LintResult>();
   let linter: TextLinter | undefined;
   const eslintResults: ESLint.LintResult[] = [];
@@ -130,7 +134,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     const prefilter = options.prefilter !== false && !named.has(filePath);
     if (isPythonPath(filePath)) {
       // Python files have their own front end (rules/python), in process, with the same rule options.
-      if (!prefilter || mayReportPython(text, options.ruleOptions)) parsed++;
+      if (!prefilter || mayReportPython(text, options.ruleOptions)) {
+        parsed++;
+        inProcess.add(text.length);
+      }
       results.set(filePath, await lintPythonFile(text, filePath, prefilter, options.ruleOptions));
       continue;
     }
@@ -162,7 +169,9 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   // Everything still waits for oxlint (no batch went early): this process, idle from here, takes a share of it.
   const keptBack = oxlint && engine === 'auto' && oxlint.spawned === 0 ? oxlint.takeBack(inProcessShare(oxlint.waitingBytes, forESLint.length > 0)) : [];
   const oxlintDone = oxlint?.finish(keptBack.length > 0 ? 1 : undefined);
-  for (const file of [...forESLint, ...held, ...keptBack]) await lintWithESLint(file);
+  const linted = [...forESLint, ...held, ...keptBack];
+  inProcess.add(textLength(linted));
+  for (const file of linted) await lintWithESLint(file);
   if (oxlint) {
     const fromOxlint = await oxlintDone!;
     const kept = new Set(keptBack);
@@ -170,11 +179,18 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       const result = fromOxlint.results.get(file.filePath);
       // A file oxlint left (it does not parse there), or one whose suggestions are asked for but were not recorded: ESLint.
       if (result && !(options.suggestions && fromOxlint.unsuggested.has(file.filePath))) results.set(file.filePath, result);
-      else await lintWithESLint(file);
+      else {
+        inProcess.add(file.text.length);
+        await lintWithESLint(file);
+      }
     }
   }
   if (linter) for (const result of await linter.finish(eslintResults)) results.set(result.filePath, result);
   return { results: files.map((filePath) => results.get(filePath)!), parsed };
+}
+
+function textLength(files: readonly SourceFile[]): number {
+  return files.reduce((bytes, file) => bytes + file.text.length, 0);
 }
 
 /**

@@ -6,6 +6,7 @@ import { lintSummary } from './lint-summary.js';
 import { OxlintEngine } from './oxlint-engine.js';
 import { hasProblems } from './results.js';
 import { LINT_USAGE } from './usage.js';
+import { deferOptimizingCompiler } from './v8-tiering.js';
 import { VERSION } from './version.js';
 
 /** `drainguard lint`: returns the exit code (0 clean, 1 problems or unparsable files, 2 usage error or missing path). */
@@ -35,6 +36,8 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
+  // Most runs lint little: lintFiles turns the optimizing compiler back on when one lints enough (cli/v8-tiering.ts).
+  deferOptimizingCompiler();
   const cwd = process.cwd();
   const targets = await collectTargetsOrReport('lint', args.paths, cwd);
   if (!targets) return 2;

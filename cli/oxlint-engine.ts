@@ -103,7 +103,7 @@ export class OxlintEngine {
     const args = [this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
     const timeout = timeLimitMs(batch.reduce((bytes, file) => bytes + file.text.length, 0));
     return new Promise((resolve) => {
-      const env = { ...process.env, [SUGGESTIONS_ENV]: suggestionsFile };
+      const env = childEnv(suggestionsFile);
       execFile(process.execPath, args, { cwd, env, maxBuffer: 1 << 28, encoding: 'utf8', timeout, killSignal: 'SIGKILL' }, (error, stdout) => {
         const code = error ? error.code : 0;
         if (code !== 0 && code !== 1) return resolve(null);
@@ -115,6 +115,17 @@ export class OxlintEngine {
       });
     });
   }
+}
+
+/**
+ * The oxlint process's environment: this one's, plus where the plugin records suggestions, less
+ * NODE_EXTRA_CA_CERTS: Node reads and parses that certificate file as it starts (measured: 44 -> 107 ms
+ * for `node -e 0` with the system's 140-certificate bundle), and oxlint makes no TLS connection.
+ */
+function childEnv(suggestionsFile: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, [SUGGESTIONS_ENV]: suggestionsFile };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
 }
 
 /**
