@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
 import { RULE_ID } from './rule-id.js';
 import { needsESLintDirectives } from './lint-directives.js';
+import { oxlintNodeFlags } from './v8-tiering.js';
 import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
 import { makeResult } from './results.js';
 import { ruleEntry, type CliRuleOptions } from './rule-args.js';
@@ -100,8 +101,9 @@ export class OxlintEngine {
    * `suggestionsFile` (see cli/oxlint-plugin.ts).
    */
   run(config: string, batch: readonly SourceFile[], cwd: string, suggestionsFile: string): Promise<OxlintDiagnostic[] | null> {
-    const args = [this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
-    const timeout = timeLimitMs(batch.reduce((bytes, file) => bytes + file.text.length, 0));
+    const bytes = batch.reduce((sum, file) => sum + file.text.length, 0);
+    const args = [...oxlintNodeFlags(bytes), this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
+    const timeout = timeLimitMs(bytes);
     return new Promise((resolve) => {
       const env = childEnv(suggestionsFile);
       execFile(process.execPath, args, { cwd, env, maxBuffer: 1 << 28, encoding: 'utf8', timeout, killSignal: 'SIGKILL' }, (error, stdout) => {

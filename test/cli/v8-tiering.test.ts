@@ -1,7 +1,7 @@
 /**
  * cli/v8-tiering.ts, seen from outside: `drainguard lint` runs without V8's optimizing compiler until the text it
- * lints in process reaches 320 KiB (327,680 characters), and the oxlint process it starts does not get
- * NODE_EXTRA_CA_CERTS. A preload (test/support/report-process.cjs) records, at each process's exit, whether a
+ * lints in process reaches 320 KiB (327,680 characters); the oxlint process it starts runs without it below
+ * 1 MiB of text and does not get NODE_EXTRA_CA_CERTS. A preload (test/support/report-process.cjs) records, at each process's exit, whether a
  * function made hot was optimized and what NODE_EXTRA_CA_CERTS held.
  */
 import { readFileSync } from 'node:fs';
@@ -65,5 +65,14 @@ describe('the oxlint process drainguard lint starts', () => {
       { cli: true, extraCaCerts: certs },
       { cli: false, extraCaCerts: null },
     ]);
+  });
+
+  it('runs without the optimizing compiler below 1 MiB of text, with it from there', async () => {
+    const oxlintOptimizing = async (size: number): Promise<boolean[]> => {
+      const { records } = await recordsOf({ 'src/a.js': candidateOfSize(size) }, { DRAINGUARD_ENGINE: 'oxlint' });
+      return records.filter((record) => record.script !== CLI).map((record) => record.optimizing);
+    };
+    expect(await oxlintOptimizing(1024 * 1024 - 1)).toEqual([false]);
+    expect(await oxlintOptimizing(1024 * 1024)).toEqual([true]);
   });
 });
