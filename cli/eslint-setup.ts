@@ -3,6 +3,7 @@ import type { ESLint, Linter } from 'eslint';
 import { commonJsOptions, javaScriptOptions, typeScriptOptions } from '../rules/parser-options.js';
 import plugin from '../rules/index.js';
 import { isTypeScriptFile, loadTypeScriptScopes, nativeParser } from './lint-native-parser.js';
+import { requireFlatConfigArray } from '../rules/eslint-types.js';
 import { makeResult } from './results.js';
 import { RULE_ID } from './rule-id.js';
 import { ruleEntry, type CliRuleOptions } from './rule-args.js';
@@ -114,11 +115,34 @@ export type TextLint = (text: string, filePath: string) => Promise<ESLint.LintRe
 export async function createNativeLint(options: Pick<ESLintSetupOptions, 'ruleOptions'> = {}): Promise<TextLint> {
   const { Linter } = await import('eslint/universal');
   // The root as base path, as in createESLint: the config's globs then match every absolute path.
-  const linter = new Linter({ configType: 'flat', cwd: path.parse(process.cwd()).root });
-  const config = drainguardConfig({ ...options, native: true });
+  const root = path.parse(process.cwd()).root;
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = configByExtension(drainguardConfig({ ...options, native: true }), root);
   return async (text, filePath) => {
     if (isTypeScriptFile(filePath)) await loadTypeScriptScopes();
     const messages = linter.verify(text, config, { filename: filePath });
     return makeResult(filePath, messages, linter.getSuppressedMessages(), text);
   };
+}
+
+/**
+ * The config as `Linter#verify` takes it, built once: given plain config objects, verify builds and normalizes a
+ * config array for every file, and matches every block's globs against the file's path (measured: 2.0 -> 0.7 ms a
+ * verify of a 3-line file). drainguard's config chooses by extension alone (it ignores nothing: node_modules is
+ * linted, and `.git/` is ignored only at the root, its base path), so each extension's config is looked up once, for
+ * a file of that extension at the root. An extension that no block takes gets ESLint's own answer for the real path.
+ * With an ESLint that keeps its config array elsewhere, the plain config objects.
+ */
+function configByExtension(config: Linter.Config[], root: string): Linter.Config[] {
+  const FlatConfigArray = requireFlatConfigArray();
+  if (!FlatConfigArray) return config;
+  const array = new FlatConfigArray(config, { basePath: root });
+  array.normalizeSync();
+  const byExtension = new Map<string, object | undefined>();
+  const getConfig = (filePath: string): object | undefined => {
+    const extension = path.extname(filePath);
+    if (!byExtension.has(extension)) byExtension.set(extension, array.getConfig(path.join(root, `file${extension}`)));
+    return byExtension.get(extension) ?? array.getConfig(filePath);
+  };
+  return Object.assign([...array], { getConfig });
 }

@@ -40,12 +40,15 @@ export function asESLintLanguageOptions(options: TSESLint.FlatConfig.LanguageOpt
 
 /*
  * Modules loaded when first needed (`createRequire` returns them untyped), typed here: typescript-eslint's parser and
- * the TypeScript compiler it reads with, espree as the installed ESLint resolves it, and ESLint's stylish formatter,
- * which the package exports only through its ESLint class.
+ * the TypeScript compiler it reads with, espree as the installed ESLint resolves it, ESLint's stylish formatter,
+ * which the package exports only through its ESLint class, and ESLint's FlatConfigArray, which it does not export.
  */
 
 export type Espree = { parse(text: string, options: Linter.ParserOptions): unknown };
 export type StylishFormatter = (results: ESLint.LintResult[], data: { color: boolean; cwd: string }) => string;
+/** What `Linter#verify` takes as a config array: an array with `getConfig` (ESLint checks for the method, not the class). */
+export type ConfigArray = Linter.Config[] & { getConfig(filePath: string): object | undefined };
+export type FlatConfigArray = new (configs: Linter.Config[], options: { basePath: string }) => ConfigArray & { normalizeSync(): void };
 
 const requireHere = createRequire(import.meta.url);
 
@@ -63,4 +66,14 @@ export function requireEspree(): Espree {
 
 export function requireStylishFormatter(): StylishFormatter {
   return createRequire(requireHere.resolve('eslint'))('./cli-engine/formatters/stylish.js') as StylishFormatter;
+}
+
+/** ESLint's own config array class (lib/config/flat-config-array.js), or undefined where the installed ESLint keeps it elsewhere. */
+export function requireFlatConfigArray(): FlatConfigArray | undefined {
+  try {
+    const loaded = createRequire(requireHere.resolve('eslint'))('./config/flat-config-array.js') as { FlatConfigArray?: FlatConfigArray };
+    return typeof loaded.FlatConfigArray === 'function' ? loaded.FlatConfigArray : undefined;
+  } catch {
+    return undefined;
+  }
 }
