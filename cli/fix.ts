@@ -208,7 +208,7 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
     return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source, args.ruleOptions) : !prefilterFor(args.ruleOptions.closeMethods)(source, file)) return null;
+  if (python ? !mayReportPython(source, args.ruleOptions) : !(await prefilterFor(args.ruleOptions.closeMethods)(source, file))) return null;
   const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });

@@ -21,11 +21,12 @@ function tokenizer(...args: Parameters<Tokenizer>): ReturnType<Tokenizer> {
   return loadedTokenizer(...args);
 }
 
-export type Prefilter = (text: string, filePath: string) => boolean;
+/** Whether a file can hold a close the rule reports: at once, or, when only a parse can tell, once the file is parsed. */
+export type Prefilter = (text: string, filePath: string) => boolean | Promise<boolean>;
 
 /**
  * The CLI's pre-filter (lint and fix) for the rule's close methods: whether a file's text can hold a
- * close the rule reports. A file it rules out is not parsed. The text test first, then the token check below.
+ * close the rule reports. A file it rules out is not linted. The text test first, then the loop check below.
  */
 export function prefilterFor(closeMethods: readonly string[] = DEFAULT_CLOSE_METHODS): Prefilter {
   const candidate = closeCandidatePattern(closeMethods);
@@ -40,35 +41,69 @@ export const mayReport: Prefilter = prefilterFor();
 /**
  * For a file that passed the pre-filter only because of `for await` or its downleveled form (no close
  * method is written in it), the only possible report is a `break`/`return`/`continue` inside such a
- * loop's body. This tokenizes those loops (a tokenizer, not a parser: fast, and it skips comments and
- * strings) and says whether some body holds such a jump. Anything it cannot be sure of answers true:
- * other close evidence, JSX, a tokenizer error, a body that is not a block.
+ * loop's body. This tokenizes each such loop from where the text names it (a tokenizer: fast) and says whether
+ * some body holds such a jump; when one does, the file is parsed to keep only the loops in code. Anything it
+ * cannot be sure of answers true: other close evidence, JSX, a parse error, a body that is not a block.
  */
-export function mayHoldImplicitClose(text: string, filePath: string, explicitClose = explicitCloseEvidence()): boolean {
+export function mayHoldImplicitClose(text: string, filePath: string, explicitClose = explicitCloseEvidence()): boolean | Promise<boolean> {
   if (explicitClose.test(text) || JSX_FILE.test(filePath)) return true;
   // Fast: each place the text says `for await` (or `for (var … __asyncValues`), tokenized from there to the end of the loop body.
   const starts = [...Array.from(text.matchAll(FOR_AWAIT), (match) => match.index), ...Array.from(text.matchAll(DOWNLEVELED_FOR_AWAIT), (match) => match.index)];
   if (!starts.some((start) => loopMayJumpOut(text, start))) return false;
-  // A jump was seen, perhaps in a comment or a string that only looks like a loop (JSDoc examples):
-  // tokenize the whole file to learn which of those loops are code, and look at those alone.
-  const offsets = loopTokenOffsets(text, new Set(starts));
-  return offsets === null || offsets.some((offset) => loopMayJumpOut(text, offset));
+  // A jump was seen, perhaps in a comment or a string that only looks like a loop (JSDoc examples, code in
+  // template strings): parse the file to learn which of those loops are code, and look at those alone.
+  return loadParser().then((parseSync) => {
+    const offsets = loopOffsets(parseSync, text, filePath, new Set(starts));
+    return offsets === null || offsets.some((offset) => loopMayJumpOut(text, offset));
+  });
 }
 
-/** Offsets of the `for` of every `for await` and of every downleveled one in the code (not in comments or strings); null if the tokenizer fails. */
-function loopTokenOffsets(text: string, textStarts: ReadonlySet<number>): number[] | null {
-  const offsets: number[] = [];
-  let previous: Token | undefined;
+type ParseSync = typeof import('oxc-parser').parseSync;
+let parser: Promise<ParseSync> | undefined;
+
+/** oxc-parser, loaded when a file first needs it (the native engine parses with it too). */
+function loadParser(): Promise<ParseSync> {
+  parser ??= import('oxc-parser').then((oxc) => oxc.parseSync);
+  return parser;
+}
+
+const TYPESCRIPT_FILE = /\.[cm]?tsx?$/i;
+const COMMONJS_FILE = /\.c[jt]s$/i;
+
+/**
+ * Offsets of the `for` of every `for await` and of every downleveled one (a `for (` the text test found) in the
+ * code, not in comments or strings, from oxc-parser's tree (native code: about a third of the time acorn's
+ * tokenizer took over the same files, measured on the SDK mix's 17 such files); null if the file does not parse.
+ */
+function loopOffsets(parseSync: ParseSync, text: string, filePath: string, textStarts: ReadonlySet<number>): number[] | null {
+  const typeScript = TYPESCRIPT_FILE.test(filePath);
+  const lang = typeScript ? (/x$/i.test(filePath) ? 'tsx' : 'ts') : 'js';
+  const sourceType = COMMONJS_FILE.test(filePath) ? 'commonjs' : 'module';
+  let program: unknown;
   try {
-    for (const token of tokenizer(text, TOKENIZER_OPTIONS)) {
-      if (isWord(token, 'await') && isWord(previous, 'for')) offsets.push(previous!.start);
-      else if (token.type.label === '(' && isWord(previous, 'for') && textStarts.has(previous!.start)) offsets.push(previous!.start);
-      previous = token;
-    }
+    const result = parseSync(filePath, text, { lang, sourceType, preserveParens: false });
+    if (result.errors.length > 0) return null;
+    program = result.program;
   } catch {
     return null;
   }
+  const offsets: number[] = [];
+  const pending: unknown[] = [program];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) {
+      const elements: unknown[] = node;
+      for (const element of elements) pending.push(element);
+    } else if (isNode(node)) {
+      if ((node.type === 'ForOfStatement' && node.await === true) || (node.type === 'ForStatement' && textStarts.has(node.start))) offsets.push(node.start);
+      for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) pending.push(value);
+    }
+  }
   return offsets;
+}
+
+function isNode(value: unknown): value is { type: string; start: number; await?: unknown } {
+  return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string' && 'start' in value && typeof value.start === 'number';
 }
 
 /**

@@ -141,7 +141,10 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.set(filePath, await lintPythonFile(text, filePath, prefilter, options.ruleOptions));
       continue;
     }
-    if (prefilter && !mayReport(text, filePath)) {
+    // Awaited only when the pre-filter has to parse the file: the loop yields for those files alone.
+    let mayHoldSite = !prefilter || mayReport(text, filePath);
+    if (typeof mayHoldSite !== 'boolean') mayHoldSite = await mayHoldSite;
+    if (!mayHoldSite) {
       results.set(filePath, cleanResult(filePath));
       continue;
     }
