@@ -1,14 +1,15 @@
+import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
 import { gitVisibleFiles } from './git.js';
 
 /** The file extensions drainguard lints. */
 export const LINTABLE_EXTENSIONS: readonly string[] = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.py'];
 
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
-const WALK_PATTERN = `**/*.{${LINTABLE_EXTENSIONS.map((ext) => ext.slice(1)).join(',')}}`;
-const ALWAYS_SKIPPED_DIRECTORIES = ['**/node_modules/**', '**/.git/**'];
+/** A walked file's name: a lintable extension, in the case written above (as a glob `*.js` matches). */
+const WALKED_NAME = new RegExp(`(?:${LINTABLE_EXTENSIONS.map((ext) => ext.replace('.', '\\.')).join('|')})$`);
+const ALWAYS_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 export interface CollectedFiles {
   /** Absolute paths, sorted, without duplicates. */
@@ -35,18 +36,35 @@ export function isDeclarationFile(file: string): boolean {
  * ignored). A directory that lies inside `node_modules` is walked without the git filter.
  */
 export async function walkDirectory(dir: string): Promise<string[]> {
-  const found = await glob(WALK_PATTERN, {
-    cwd: dir,
-    absolute: true,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore: ALWAYS_SKIPPED_DIRECTORIES,
-  });
-  const files = found.map((file) => path.resolve(file)).filter((file) => !isDeclarationFile(file));
+  const found: string[] = [];
+  walkInto(dir, found);
+  const files = found.filter((file) => !isDeclarationFile(file));
   const insideNodeModules = dir.split(path.sep).includes('node_modules');
   const visible = insideNodeModules ? undefined : await gitVisibleFiles(dir);
   return visible ? files.filter((file) => visible.has(file)) : files;
+}
+
+/**
+ * The walk itself, depth first, with Node's own `readdirSync`: a fixed rule (lintable extensions, two
+ * directory names skipped) needs no glob library, and loading one (tinyglobby with picomatch) cost ~30 ms,
+ * a twentieth of a pre-commit run. Dot files and dot directories are walked; symbolic links are neither
+ * followed nor listed (a file reached through one is linted where it lies); an unreadable directory is skipped.
+ */
+function walkInto(dir: string, found: string[]): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const entryPath = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!ALWAYS_SKIPPED_DIRECTORIES.has(entry.name)) walkInto(entryPath, found);
+    } else if (entry.isFile() && WALKED_NAME.test(entry.name)) {
+      found.push(entryPath);
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DECLARATION_TS, EARLY_CANCEL_JS, EARLY_CANCEL_TS } from './sources.js';
@@ -36,6 +37,19 @@ describe('drainguard lint file walking', () => {
     expect(named.code).toBe(1);
     expect(lintedFiles(named.stdout, dir)).toEqual(['node_modules/sdk/stream.js']);
     expect(parseJson(named)[0].messages).toHaveLength(1);
+  });
+
+  it('walks dot directories, takes extensions in the case listed, and neither follows nor lists symbolic links', async () => {
+    const dir = tempProject({
+      '.config/stream.js': EARLY_CANCEL_JS,
+      'src/UPPER.JS': EARLY_CANCEL_JS,
+      'src/.js': EARLY_CANCEL_JS,
+      'lib/stream.ts': EARLY_CANCEL_JS,
+    });
+    symlinkSync(path.join(dir, 'lib/stream.ts'), path.join(dir, 'src/linked.ts'));
+    symlinkSync(path.join(dir, 'lib'), path.join(dir, 'src/linked-dir'));
+    const walked = await runCli(['lint', '--format', 'json'], dir);
+    expect(lintedFiles(walked.stdout, dir)).toEqual(['.config/stream.js', 'lib/stream.ts', 'src/.js']);
   });
 
   it('walks a directory named explicitly inside node_modules', async () => {
