@@ -40,21 +40,12 @@ export function oxlintNodeFlags(bytes: number): string[] {
   return bytes < OXLINT_OPTIMIZE_FROM_BYTES ? ['--no-opt'] : [];
 }
 
-/** Counts the text a run will lint in process and turns the optimizing compiler on once it passes `fromBytes`. */
+/** Counts the text a run will lint in process and turns the optimizing compiler on once it reaches OPTIMIZE_FROM_BYTES. */
 export class InProcessWork {
   private bytes = 0;
-  private readonly fromBytes: number;
-
-  constructor(fromBytes = OPTIMIZE_FROM_BYTES) {
-    this.fromBytes = fromBytes;
-  }
 
   add(bytes: number): void {
     this.bytes += bytes;
-    if (this.bytes >= this.fromBytes) allowOptimizingCompiler();
-  }
-
-  get total(): number {
-    return this.bytes;
+    if (this.bytes >= OPTIMIZE_FROM_BYTES) allowOptimizingCompiler();
   }
 }
