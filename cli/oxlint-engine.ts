@@ -8,7 +8,7 @@ import type { ESLint, Linter } from 'eslint';
 import { RULE_ID } from './rule-id.js';
 import { needsESLintDirectives } from './lint-directives.js';
 import { oxlintNodeFlags } from './v8-tiering.js';
-import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-plugin.js';
+import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-suggestions.js';
 import { makeResult } from './results.js';
 import { ruleEntry, type CliRuleOptions } from './rule-args.js';
 

@@ -8,31 +8,7 @@ import { appendFileSync } from 'node:fs';
 import type { Rule } from 'eslint';
 import { interpolate } from '../rules/contract/messages.js';
 import plugin from '../rules/index.js';
-
-export const SUGGESTIONS_ENV = 'DRAINGUARD_OXLINT_SUGGESTIONS';
-
-/**
- * One report as oxlint's JSON does not give it: the file, the report's start offset, its message id, and its
- * suggestions as ESLint's LintMessage has them.
- */
-export interface SuggestionRecord {
-  filename: string;
-  start: number;
-  messageId?: string;
-  suggestions: SuggestionResult[];
-}
-
-interface Fix {
-  range: [number, number];
-  text: string;
-}
-
-interface SuggestionResult {
-  messageId?: string;
-  data?: Record<string, string>;
-  fix: Fix;
-  desc: string;
-}
+import { SUGGESTIONS_ENV, type Fix, type SuggestionRecord, type SuggestionResult } from './oxlint-suggestions.js';
 
 /**
  * Only what the rule's suggestions call: one `replaceTextRange` per suggestion (the rule merges its

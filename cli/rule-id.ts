@@ -1,9 +1,3 @@
-import type { Rule } from 'eslint';
-import { RULE_NAME } from '../rules/contract/messages.js';
-import plugin from '../rules/index.js';
-
-// Apart from cli/eslint-setup.ts, which imports ESLint itself: a run that oxlint lints never loads ESLint.
+// The rule's id for the CLI, without the rule: importing it loads no part of the plugin (the rule, its analysis and
+// fix planning load when a file is linted in process, or with SARIF output, cli/sarif.ts).
 export { RULE_ID, RULE_NAME } from '../rules/contract/messages.js';
-
-/** The rule module (its `meta` gives the messages, the docs URL and the description for SARIF). */
-export const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME];

@@ -1,10 +1,14 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ESLint, Linter } from 'eslint';
+import type { ESLint, Linter, Rule } from 'eslint';
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from 'node-sarif-builder';
 import type { Region } from 'sarif';
-import { RULE_ID, ruleModule } from './rule-id.js';
+import plugin from '../rules/index.js';
+import { RULE_ID, RULE_NAME } from './rule-id.js';
 import { VERSION } from './version.js';
+
+/** The rule module (its `meta` gives the messages, the docs URL and the description for SARIF). */
+const ruleModule: Rule.RuleModule = plugin.rules[RULE_NAME];
 
 /**
  * The SARIF rule id of files that could not be parsed (or read). drainguard reports them as
