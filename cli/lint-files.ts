@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
 import { prefilterFor } from './for-await-check.js';
-import { OxlintEngine, type OxlintRun, type SourceFile } from './oxlint-engine.js';
+import { OxlintEngine, textLength, type OxlintRun, type SourceFile } from './oxlint-engine.js';
 import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js';
 import { cleanResult, unreadableResult } from './results.js';
 import type { CliRuleOptions } from './rule-args.js';
@@ -190,10 +190,6 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   }
   if (linter) for (const result of await linter.finish(eslintResults)) results.set(result.filePath, result);
   return { results: files.map((filePath) => results.get(filePath)!), parsed };
-}
-
-function textLength(files: readonly SourceFile[]): number {
-  return files.reduce((bytes, file) => bytes + file.text.length, 0);
 }
 
 /**

@@ -53,6 +53,11 @@ export interface SourceFile {
   text: string;
 }
 
+/** The text of `files`, in characters (what the engines' costs are measured in). */
+export function textLength(files: readonly SourceFile[]): number {
+  return files.reduce((length, file) => length + file.text.length, 0);
+}
+
 /**
  * Runs drainguard's rule through oxlint's JS plugin host: oxlint parses in native code and runs the
  * same rule module (code path analysis included), several files at once.
@@ -101,7 +106,7 @@ export class OxlintEngine {
    * `suggestionsFile` (see cli/oxlint-plugin.ts).
    */
   run(config: string, batch: readonly SourceFile[], cwd: string, suggestionsFile: string): Promise<OxlintDiagnostic[] | null> {
-    const bytes = batch.reduce((sum, file) => sum + file.text.length, 0);
+    const bytes = textLength(batch);
     const args = [...oxlintNodeFlags(bytes), this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
     const timeout = timeLimitMs(bytes);
     return new Promise((resolve) => {
