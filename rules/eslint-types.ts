@@ -40,7 +40,7 @@ export function asESLintLanguageOptions(options: TSESLint.FlatConfig.LanguageOpt
 
 /*
  * Modules loaded when first needed (`createRequire` returns them untyped), typed here: typescript-eslint's parser and
- * the TypeScript compiler it reads with, espree as the installed ESLint resolves it, ESLint's stylish formatter,
+ * the TypeScript compiler it reads with, oxc-parser, espree as the installed ESLint resolves it, ESLint's stylish formatter,
  * which the package exports only through its ESLint class, and ESLint's FlatConfigArray, which it does not export.
  */
 
@@ -58,6 +58,11 @@ export function requireTypeScriptParser(): typeof import('@typescript-eslint/par
 
 export function requireTypeScript(): typeof import('typescript') {
   return createRequire(requireHere.resolve('@typescript-eslint/parser'))('typescript') as typeof import('typescript');
+}
+
+/** oxc-parser, an ES module: `require` loads it synchronously on Node >= 20.19 (package.json's engines). */
+export function requireOxcParser(): typeof import('oxc-parser') {
+  return requireHere('oxc-parser') as typeof import('oxc-parser');
 }
 
 export function requireEspree(): Espree {

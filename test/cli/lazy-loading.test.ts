@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EARLY_CANCEL_JS, EARLY_CANCEL_TS } from './sources.js';
-import { ROOT, runCli, tempProject } from './helpers.js';
+import { CLI, ROOT, parseJson, runCli, tempProject } from './helpers.js';
 
 const PRELOAD = path.join(ROOT, 'test/support/report-loaded.cjs');
 const WATCHED = ['@typescript-eslint/parser', 'typescript', 'node-sarif-builder', 'write-file-atomic'];
@@ -50,6 +50,22 @@ describe('what drainguard lint loads', () => {
 
   it('loads neither for a TypeScript file that oxlint lints (it parses TypeScript itself)', async () => {
     expect(await loadedBy(['lint', 'client.ts'], { 'client.ts': EARLY_CANCEL_TS }, { DRAINGUARD_ENGINE: 'oxlint' })).toEqual({ code: 1, loaded: [] });
+  });
+
+  it('checks a TypeScript suggestion in the oxlint process without the TypeScript compiler (oxc-parser accepts the rewrite)', async () => {
+    const dir = tempProject({ 'client.ts': EARLY_CANCEL_TS });
+    const log = path.join(dir, 'loaded.jsonl');
+    const run = await runCli(['lint', '--format', 'json', 'client.ts'], dir, { NODE_OPTIONS: `--require ${PRELOAD}`, DRAINGUARD_LOADED_LOG: log, DRAINGUARD_ENGINE: 'oxlint' });
+    const [result] = parseJson(run);
+    expect(result.messages.map((message) => (message as { suggestions?: unknown[] }).suggestions?.length)).toEqual([1]);
+    const records = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { script: string; loaded: string[] });
+    const watchedBy = (cli: boolean): string[][] => records.filter((record) => (record.script === CLI) === cli).map((record) => record.loaded.filter((name) => WATCHED.includes(name) || name === 'eslint'));
+    // The suggestion is oxlint's record: the CLI loaded no ESLint to lint the file again.
+    expect(watchedBy(true)).toEqual([[]]);
+    expect(watchedBy(false)).toEqual([[]]);
   });
 
   it('lets oxlint lint when there is enough to parse, also without being told', async () => {

@@ -25,6 +25,11 @@ describe('parseErrorOf', () => {
     expect(parseErrorOf('export const view = <div>{1}</div>;\n', 'a.ts')).not.toBeNull();
   });
 
+  it("keeps the usual parser's verdict where oxc-parser is stricter (a redeclaration is an early error to oxc, not to TypeScript's parse)", () => {
+    expect(parseErrorOf('let a = 1;\nlet a = 2;\n', 'a.ts')).toBeNull();
+    expect(parseErrorOf('let a = 1;\nlet a = 2;\n', 'a.js')).toBe("Identifier 'a' has already been declared");
+  });
+
   it('hands a host parser the file path, as ESLint does (a parser may choose the language by it)', () => {
     const seen: unknown[] = [];
     const parser = {
