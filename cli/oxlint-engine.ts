@@ -196,14 +196,19 @@ export class OxlintRun {
     return taken;
   }
 
+  /** How many processes {@link finish} shares the waiting batch among: the free ones, at most `processes`, each with a part worth a process. */
+  processesToFinish(processes = CONCURRENT_RUNS): number {
+    const free = Math.max(1, Math.min(processes, CONCURRENT_RUNS) - this.running);
+    return Math.max(1, Math.min(free, Math.ceil(this.bytes / PART_MIN_BYTES), this.batch.length));
+  }
+
   /**
    * Results shaped exactly as ESLint's for the files oxlint handled; a file it leaves out (it does
    * not parse there, or oxlint failed) is for the ESLint path to lint. The waiting batch is shared out
    * among the free processes (at most `processes`), in parts of about the same size.
    */
   async finish(processes = CONCURRENT_RUNS): Promise<OxlintResults> {
-    const free = Math.max(1, Math.min(processes, CONCURRENT_RUNS) - this.running);
-    for (const part of splitEvenly(this.batch, Math.min(free, Math.ceil(this.bytes / PART_MIN_BYTES)))) {
+    for (const part of splitEvenly(this.batch, this.processesToFinish(processes))) {
       this.batch = part;
       this.flush();
     }

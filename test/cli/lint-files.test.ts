@@ -1,4 +1,5 @@
-// cli/lint-files.ts: how much of the text left for oxlint this process lints itself, beside one oxlint process.
+// cli/lint-files.ts: how much of the text left for oxlint this process lints itself, beside one oxlint process, or
+// none when oxlint's processes alone end sooner.
 import { describe, expect, it } from 'vitest';
 import { inProcessShare } from '../../cli/lint-files.js';
 
@@ -13,5 +14,12 @@ describe('inProcessShare', () => {
     // (300 + 1.6 x 100) / 4 = 115 KB, of 100 KB
     expect(inProcessShare(100 * 1024, true)).toBe(102_400);
     expect(inProcessShare(0, false)).toBe(0);
+  });
+
+  it('keeps nothing when two oxlint processes alone end sooner than one beside a share here', () => {
+    // 1000 KB: two processes 300 + 1.6 x 1000 / 2 = 1100 ms; a share of 437.5 KB: both end at 1200 ms.
+    expect(inProcessShare(1000 * 1024, false, 2)).toBe(0);
+    // 265 KB: two processes 512 ms; a share of (150 + 1.6 x 265) / 4 = 143.5 KB: both end at 494 ms.
+    expect(inProcessShare(265 * 1024, false, 2)).toBe(146_944);
   });
 });
