@@ -84,6 +84,15 @@ export function inProcessShare(bytes: number, eslintLoadedAnyway: boolean, oxlin
   return oxlintAlone < withShare ? 0 : shareKb * 1024;
 }
 
+/**
+ * How many oxlint processes the text waiting so far will take (engine auto): one beside this process's share, or as
+ * many as finish() starts once they alone end sooner (see inProcessShare).
+ */
+function processesWorthStarting(oxlint: OxlintRun, eslintLoadedAnyway: boolean): number {
+  const processes = oxlint.processesToFinish();
+  return processes > 1 && inProcessShare(oxlint.waitingBytes, eslintLoadedAnyway, processes) > 0 ? 1 : processes;
+}
+
 export interface LintedFiles {
   /** One result per file, in the order given. */
   results: ESLint.LintResult[];
@@ -170,6 +179,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
         }
       }
     }
+    oxlint?.prestart(engine === 'auto' ? processesWorthStarting(oxlint, forESLint.length > 0) : oxlint.processesToFinish());
   }
 
   // Everything still waits for oxlint (no batch went early): this process, idle from here, takes a share of it.

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
 import { RULE_ID } from './rule-id.js';
 import { needsESLintDirectives } from './lint-directives.js';
-import { oxlintNodeFlags } from './v8-tiering.js';
-import { SUGGESTIONS_ENV, type SuggestionRecord } from './oxlint-suggestions.js';
+import { OxlintProcess, type LaunchPaths, type OxlintDiagnostic } from './oxlint-process.js';
+import type { SuggestionRecord } from './oxlint-suggestions.js';
 import { makeResult } from './results.js';
 import { ruleEntry, type CliRuleOptions } from './rule-args.js';
 
@@ -31,22 +30,7 @@ const PART_MIN_BYTES = 256 * 1024;
 /** Limits of one batch: the command line's length, and memory. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_FILES = 500;
-/**
- * How long an oxlint process may take before it is killed and ESLint lints its files instead: far
- * above what a batch needs (about 2 s of CPU per MB on a slow machine), so only a stuck process
- * hits it. `DRAINGUARD_OXLINT_TIMEOUT_MS` sets it (a test sets it low to exercise the fallback).
- */
-function timeLimitMs(batchBytes: number): number {
-  const fromEnv = Number(process.env.DRAINGUARD_OXLINT_TIMEOUT_MS);
-  return fromEnv > 0 ? fromEnv : 120_000 + 30 * Math.ceil(batchBytes / 1024);
-}
-
-export interface OxlintDiagnostic {
-  message: string;
-  code?: string;
-  filename: string;
-  labels?: { span: { offset: number; length: number } }[];
-}
+export type { OxlintDiagnostic } from './oxlint-process.js';
 
 export interface SourceFile {
   filePath: string;
@@ -63,20 +47,18 @@ export function textLength(files: readonly SourceFile[]): number {
  * same rule module (code path analysis included), several files at once.
  */
 export class OxlintEngine {
-  private constructor(
-    private readonly oxlintBin: string,
-    private readonly pluginPath: string,
-  ) {}
+  private constructor(private readonly paths: LaunchPaths) {}
 
   /** The engine, or null when the oxlint package or its native binary is not installed here. */
   static find(): OxlintEngine | null {
     try {
       const require = createRequire(import.meta.url);
       const packageDir = path.dirname(require.resolve('oxlint/package.json'));
-      // dist/oxlint-plugin.js, next to the plugin's own entry (cli/oxlint-plugin.ts).
-      const pluginPath = path.join(path.dirname(fileURLToPath(import.meta.resolve('drainguard'))), 'oxlint-plugin.js');
-      if (!existsSync(pluginPath)) return null;
-      return new OxlintEngine(path.join(packageDir, 'bin', 'oxlint'), pluginPath);
+      // dist/oxlint-plugin.js and dist/oxlint-launcher.js, next to the plugin's own entry (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts).
+      const dist = path.dirname(fileURLToPath(import.meta.resolve('drainguard')));
+      const paths = { launcher: path.join(dist, 'oxlint-launcher.js'), oxlintBin: path.join(packageDir, 'bin', 'oxlint'), plugin: path.join(dist, 'oxlint-plugin.js') };
+      if (!existsSync(paths.plugin) || !existsSync(paths.launcher)) return null;
+      return new OxlintEngine(paths);
     } catch {
       return null;
     }
@@ -97,42 +79,13 @@ export class OxlintEngine {
 
   /** Only drainguard's rule, with the given options: no built-in plugin, no category of oxlint's own rules. */
   config(ruleOptions: CliRuleOptions = {}): object {
-    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.pluginPath], rules: { [RULE_ID]: ruleEntry(ruleOptions) } };
+    return { plugins: [], categories: { correctness: 'off' }, jsPlugins: [this.paths.plugin], rules: { [RULE_ID]: ruleEntry(ruleOptions) } };
   }
 
-  /**
-   * One oxlint process over the batch: its diagnostics, or null when it did not run to the end (a
-   * crash, or killed at its time limit). The plugin writes each report's suggestions to
-   * `suggestionsFile` (see cli/oxlint-plugin.ts).
-   */
-  run(config: string, batch: readonly SourceFile[], cwd: string, suggestionsFile: string): Promise<OxlintDiagnostic[] | null> {
-    const bytes = textLength(batch);
-    const args = [...oxlintNodeFlags(bytes), this.oxlintBin, '-c', config, '--format', 'json', '--no-ignore', '--disable-nested-config', ...batch.map((file) => file.filePath)];
-    const timeout = timeLimitMs(bytes);
-    return new Promise((resolve) => {
-      const env = childEnv(suggestionsFile);
-      execFile(process.execPath, args, { cwd, env, maxBuffer: 1 << 28, encoding: 'utf8', timeout, killSignal: 'SIGKILL' }, (error, stdout) => {
-        const code = error ? error.code : 0;
-        if (code !== 0 && code !== 1) return resolve(null);
-        try {
-          resolve((JSON.parse(stdout) as { diagnostics: OxlintDiagnostic[] }).diagnostics);
-        } catch {
-          resolve(null);
-        }
-      });
-    });
+  /** Starts an oxlint process, which lints the files it is handed later (see OxlintProcess). */
+  launch(cwd: string, suggestionsFile: string): OxlintProcess {
+    return new OxlintProcess(this.paths, cwd, suggestionsFile);
   }
-}
-
-/**
- * The oxlint process's environment: this one's, plus where the plugin records suggestions, less
- * NODE_EXTRA_CA_CERTS: Node reads and parses that certificate file as it starts (measured: 44 -> 107 ms
- * for `node -e 0` with the system's 140-certificate bundle), and oxlint makes no TLS connection.
- */
-function childEnv(suggestionsFile: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, [SUGGESTIONS_ENV]: suggestionsFile };
-  delete env.NODE_EXTRA_CA_CERTS;
-  return env;
 }
 
 /**
@@ -149,6 +102,9 @@ export class OxlintRun {
   private bytes = 0;
   private flushes = 0;
   private spawnedRuns = 0;
+  private launched = 0;
+  /** Processes started ahead of their batch (see prestart). */
+  private readonly ready: OxlintProcess[] = [];
 
   constructor(
     private readonly engine: OxlintEngine,
@@ -160,9 +116,23 @@ export class OxlintRun {
     writeFileSync(this.config, JSON.stringify(engine.config(ruleOptions)));
   }
 
-  /** oxlint processes started so far (counted where a process is started, not where a batch is queued). */
+  /** Batches handed to an oxlint process so far (counted where a process gets its batch, not where a batch is queued). */
   get spawned(): number {
     return this.spawnedRuns;
+  }
+
+  /**
+   * Starts oxlint processes ahead of their batches, up to `processes` in all with those running: each loads oxlint and
+   * the plugin (about 0.25 s) while the caller goes on reading, and takes the next batch. One not needed by the end
+   * exits then.
+   */
+  prestart(processes: number): void {
+    while (this.ready.length + this.running < Math.min(processes, CONCURRENT_RUNS)) this.ready.push(this.launch());
+  }
+
+  private launch(): OxlintProcess {
+    this.launched++;
+    return this.engine.launch(this.cwd, path.join(this.configDir, `suggestions-${this.launched}.jsonl`));
   }
 
   /** Adds a file to the waiting batch; `filesLeftToRead` says how long the caller will go on reading. */
@@ -212,6 +182,8 @@ export class OxlintRun {
       this.batch = part;
       this.flush();
     }
+    // Every batch has its process now (a queued one waits for a running one): those still waiting are not needed.
+    for (const unneeded of this.ready.splice(0)) unneeded.dismiss();
     try {
       const all = await Promise.all(this.done);
       return {
@@ -229,12 +201,16 @@ export class OxlintRun {
     this.batch = [];
     this.bytes = 0;
     this.flushes++;
-    const suggestionsFile = path.join(this.configDir, `suggestions-${this.flushes}.jsonl`);
     const run = async (): Promise<OxlintResults> => {
       try {
         this.spawnedRuns++;
-        const diagnostics = await this.engine.run(this.config, batch, this.cwd, suggestionsFile);
-        return diagnostics ? toResults(batch, diagnostics, readSuggestions(suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
+        const oxlint = this.ready.shift() ?? this.launch();
+        const diagnostics = await oxlint.lint(
+          this.config,
+          batch.map((file) => file.filePath),
+          textLength(batch),
+        );
+        return diagnostics ? toResults(batch, diagnostics, readSuggestions(oxlint.suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
       } finally {
         this.running--;
         this.queued.shift()?.();

@@ -41,9 +41,10 @@ await Promise.all([
   // (diff, write-file-atomic, node-sarif-builder) only when it runs, not on every `drainguard lint`.
   build({
     ...common,
-    // oxlint-plugin: the plugin `drainguard lint` hands to oxlint (cli/oxlint-plugin.ts); eslint-setup:
+    // oxlint-plugin and oxlint-launcher: the plugin `drainguard lint` hands to oxlint and the process it runs oxlint in
+    // (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts); eslint-setup:
     // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices.
-    entryPoints: { cli: 'cli/main.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
+    entryPoints: { cli: 'cli/main.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'oxlint-launcher': 'cli/oxlint-launcher.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
     packages: undefined,
     external: cliExternal,
     plugins: [withoutScopeManagerLibs],

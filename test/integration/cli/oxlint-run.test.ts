@@ -2,14 +2,17 @@
  * OxlintRun starts an oxlint process the moment an early batch is full, inside `add()`: the CLI's
  * read-and-test loop is synchronous, so a start left to the event loop would wait for the whole walk,
  * and the biggest file (read first) would start last instead of first. At the end, what is left is
- * shared out among the free processes.
+ * shared out among the free processes. Processes started ahead (prestart) take the batches; one not
+ * needed exits without running oxlint.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OxlintEngine } from '../../../cli/oxlint-engine.js';
 import { EARLY_CANCEL_JS, EARLY_CANCEL_POSITION } from '../../cli/sources.js';
+import { ROOT } from '../../cli/helpers.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -74,5 +77,37 @@ describe('OxlintRun', () => {
     expect(run.spawned).toBe(1);
     expect([...results.keys()].map((file) => path.basename(file))).toEqual(['b.js']);
     expect(results.get(files[1].filePath)?.messages).toHaveLength(1);
+  });
+
+  it('hands the batch to a process started ahead, and lets the one not needed exit without running oxlint', async () => {
+    const engine = OxlintEngine.find();
+    dir = mkdtempSync(path.join(tmpdir(), 'drainguard-oxlint-run-'));
+    const records = path.join(dir, 'processes.jsonl');
+    // Each process records its script at exit (test/support/report-process.cjs): oxlint's once the launcher ran it.
+    const saved = { NODE_OPTIONS: process.env.NODE_OPTIONS, DRAINGUARD_PROCESS_FILE: process.env.DRAINGUARD_PROCESS_FILE };
+    process.env.NODE_OPTIONS = `--require ${path.join(ROOT, 'test/support/report-process.cjs')}`;
+    process.env.DRAINGUARD_PROCESS_FILE = records;
+    try {
+      const run = engine!.start(dir);
+      run.prestart(2);
+      const file = { filePath: path.join(dir, 'client.js'), text: EARLY_CANCEL_JS };
+      writeFileSync(file.filePath, file.text);
+      run.add(file);
+      const { results } = await run.finish();
+      expect(run.spawned).toBe(1);
+      expect(results.get(file.filePath)?.messages).toHaveLength(1);
+      for (let waited = 0; waited < 10_000 && (!existsSync(records) || readFileSync(records, 'utf8').trim().split('\n').length < 2); waited += 50) await sleep(50);
+      const scripts = readFileSync(records, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => path.relative(ROOT, (JSON.parse(line) as { script: string }).script))
+        .sort();
+      expect(scripts).toEqual(['dist/oxlint-launcher.js', 'node_modules/oxlint/bin/oxlint']);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
