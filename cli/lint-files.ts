@@ -183,7 +183,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   }
 
   // Everything still waits for oxlint (no batch went early): this process, idle from here, takes a share of it.
-  const keptBack = oxlint && engine === 'auto' && oxlint.spawned === 0 ? oxlint.takeBack(inProcessShare(oxlint.waitingBytes, forESLint.length > 0, oxlint.processesToFinish())) : [];
+  const keptBack = oxlint && engine === 'auto' && oxlint.batchesStarted === 0 ? oxlint.takeBack(inProcessShare(oxlint.waitingBytes, forESLint.length > 0, oxlint.processesToFinish())) : [];
   const oxlintDone = oxlint?.finish(keptBack.length > 0 ? 1 : undefined);
   const linted = [...forESLint, ...held, ...keptBack];
   inProcess.add(textLength(linted));

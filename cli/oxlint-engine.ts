@@ -27,7 +27,7 @@ const EARLY_BATCH_BYTES = 1024 * 1024;
 const EARLY_BATCH_MIN_FILES_LEFT = 2000;
 /** Below this much text a part of the last batch does not repay a process of its own. */
 const PART_MIN_BYTES = 256 * 1024;
-/** Limits of one batch: the command line's length, and memory. */
+/** Limits of one batch, for memory: oxlint holds all of a batch's files. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_FILES = 500;
 export type { OxlintDiagnostic } from './oxlint-process.js';
@@ -101,7 +101,7 @@ export class OxlintRun {
   private batch: SourceFile[] = [];
   private bytes = 0;
   private flushes = 0;
-  private spawnedRuns = 0;
+  private batchesStartedCount = 0;
   private launched = 0;
   /** Processes started ahead of their batch (see prestart). */
   private readonly ready: OxlintProcess[] = [];
@@ -117,8 +117,8 @@ export class OxlintRun {
   }
 
   /** Batches handed to an oxlint process so far (counted where a process gets its batch, not where a batch is queued). */
-  get spawned(): number {
-    return this.spawnedRuns;
+  get batchesStarted(): number {
+    return this.batchesStartedCount;
   }
 
   /**
@@ -203,7 +203,7 @@ export class OxlintRun {
     this.flushes++;
     const run = async (): Promise<OxlintResults> => {
       try {
-        this.spawnedRuns++;
+        this.batchesStartedCount++;
         const oxlint = this.ready.shift() ?? this.launch();
         const diagnostics = await oxlint.lint(
           this.config,

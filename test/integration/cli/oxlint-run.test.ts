@@ -34,9 +34,9 @@ describe('OxlintRun', () => {
     const small = { filePath: path.join(dir, 'small.js'), text: 'export const a = 1;\n' };
     writeFileSync(small.filePath, small.text);
     run.add(small, 5000);
-    expect(run.spawned).toBe(0);
+    expect(run.batchesStarted).toBe(0);
     run.add({ filePath, text }, 5000);
-    expect(run.spawned).toBe(1);
+    expect(run.batchesStarted).toBe(1);
 
     const { results } = await run.finish();
     expect(results.get(small.filePath)?.messages).toEqual([]);
@@ -54,9 +54,9 @@ describe('OxlintRun', () => {
       run.add(file, files.length - index - 1);
     }
     // About 1.5 MB in all, over the early batch's 1 MB, but the caller has nothing left to read.
-    expect(run.spawned).toBe(0);
+    expect(run.batchesStarted).toBe(0);
     const { results } = await run.finish();
-    expect(run.spawned).toBe(2);
+    expect(run.batchesStarted).toBe(2);
     for (const file of files) expect(results.get(file.filePath)?.messages).toHaveLength(1);
   });
 
@@ -74,7 +74,7 @@ describe('OxlintRun', () => {
     expect(run.takeBack(4100).map((file) => path.basename(file.filePath))).toEqual(['a.js', 'c.js']);
     expect(run.waitingBytes).toBe(2000);
     const { results } = await run.finish(1);
-    expect(run.spawned).toBe(1);
+    expect(run.batchesStarted).toBe(1);
     expect([...results.keys()].map((file) => path.basename(file))).toEqual(['b.js']);
     expect(results.get(files[1].filePath)?.messages).toHaveLength(1);
   });
@@ -94,7 +94,7 @@ describe('OxlintRun', () => {
       writeFileSync(file.filePath, file.text);
       run.add(file);
       const { results } = await run.finish();
-      expect(run.spawned).toBe(1);
+      expect(run.batchesStarted).toBe(1);
       expect(results.get(file.filePath)?.messages).toHaveLength(1);
       for (let waited = 0; waited < 10_000 && (!existsSync(records) || readFileSync(records, 'utf8').trim().split('\n').length < 2); waited += 50) await sleep(50);
       const scripts = readFileSync(records, 'utf8')
