@@ -146,11 +146,13 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     const prefilter = options.prefilter !== false && !named.has(filePath);
     if (isPythonPath(filePath)) {
       // Python files have their own front end (rules/python), in process, with the same rule options.
-      if (!prefilter || mayReportPython(text, options.ruleOptions)) {
-        parsed++;
-        inProcess.add(text.length);
+      if (prefilter && !mayReportPython(text, options.ruleOptions)) {
+        results.set(filePath, cleanResult(filePath));
+        continue;
       }
-      results.set(filePath, await lintPythonFile(text, filePath, prefilter, options.ruleOptions));
+      parsed++;
+      inProcess.add(text.length);
+      results.set(filePath, await lintPythonFile(text, filePath, options.ruleOptions));
       continue;
     }
     // Awaited only when the pre-filter has to parse the file: the loop yields for those files alone.

@@ -7,10 +7,13 @@ import { crashResult, makeResult } from './results.js';
 
 export { isPythonPath };
 
-/** The lint result of a Python file, shaped as ESLint shapes one (a crash of the analysis is a fatal result, the run goes on). */
-export async function lintPythonFile(text: string, filePath: string, prefilter: boolean, ruleOptions?: SharedRuleOptions): Promise<ESLint.LintResult> {
+/**
+ * The lint result of a Python file the pre-filter kept (see mayReportPython), shaped as ESLint shapes one (a crash of
+ * the analysis is a fatal result, the run goes on).
+ */
+export async function lintPythonFile(text: string, filePath: string, ruleOptions?: SharedRuleOptions): Promise<ESLint.LintResult> {
   try {
-    const { messages, suppressedMessages } = await lintPythonText(text, { prefilter, ruleOptions });
+    const { messages, suppressedMessages } = await lintPythonText(text, { prefilter: false, ruleOptions });
     return makeResult(filePath, messages, suppressedMessages, text);
   } catch (error) {
     return crashResult(filePath, error);
