@@ -28,17 +28,12 @@ export function allowOptimizingCompiler(): void {
 }
 
 /**
- * Below this much text, the oxlint process runs without the optimizing compiler too. Measured on the SDK mix
- * (774 files; oxlint gets 47 of them, 642 KB, and runs beside this process on 2 cores): with `--no-opt` for
- * oxlint 2.13 -> 1.93 s wall, 3.67 -> 3.08 s CPU (9 alternate runs). Larger batches keep it: they run for
- * seconds, and on a machine with more cores the compiler's own threads cost the linting nothing.
+ * Below this much text, an oxlint process runs without the optimizing compiler too (cli/oxlint-launcher.ts turns it
+ * on from there). Measured on the SDK mix (774 files; oxlint gets 47 of them, 642 KB, and runs beside this process on
+ * 2 cores): with `--no-opt` for oxlint 2.13 -> 1.93 s wall, 3.67 -> 3.08 s CPU (9 alternate runs). Larger batches
+ * keep it: they run for seconds, and on a machine with more cores the compiler's own threads cost the linting nothing.
  */
 export const OXLINT_OPTIMIZE_FROM_BYTES = 1024 * 1024;
-
-/** Node's flags for an oxlint process over `bytes` of text. */
-export function oxlintNodeFlags(bytes: number): string[] {
-  return bytes < OXLINT_OPTIMIZE_FROM_BYTES ? ['--no-opt'] : [];
-}
 
 /** Counts the text a run will lint in process and turns the optimizing compiler on once it reaches OPTIMIZE_FROM_BYTES. */
 export class InProcessWork {
