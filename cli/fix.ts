@@ -8,7 +8,7 @@ import { HELPER_MODULE_NAME, extendHelperModule, helperModuleText } from '../rul
 import type { PieceName } from '../rules/fix/helpers.js';
 import { detectStyle, styleSettingsFor } from '../rules/fix/style.js';
 import { collectFilesOrReport } from './files.js';
-import { prefilterFor } from './for-await-check.js';
+import { prefilterFor, settled } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { formatRewrite } from './fix-format.js';
 import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
@@ -208,7 +208,7 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
     return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source, args.ruleOptions) : !(await prefilterFor(args.ruleOptions.closeMethods)(source, file))) return null;
+  if (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file)))) return null;
   const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });

@@ -21,8 +21,12 @@ function tokenizer(...args: Parameters<Tokenizer>): ReturnType<Tokenizer> {
   return loadedTokenizer(...args);
 }
 
-/** Whether a file can hold a close the rule reports: at once, or, when only a parse can tell, once the file is parsed. */
-export type Prefilter = (text: string, filePath: string) => boolean | Promise<boolean>;
+/**
+ * Whether a file can hold a close the rule reports: at once, or, when only a parse can tell, the parse that tells (not
+ * started until it is called: a caller that will parse the file anyway, as oxlint does, need not).
+ */
+export type PrefilterAnswer = boolean | (() => Promise<boolean>);
+export type Prefilter = (text: string, filePath: string) => PrefilterAnswer;
 
 /**
  * The CLI's pre-filter (lint and fix) for the rule's close methods: whether a file's text can hold a
@@ -32,11 +36,13 @@ export function prefilterFor(closeMethods: readonly string[] = DEFAULT_CLOSE_MET
   const candidate = closeCandidatePattern(closeMethods);
   // The candidate test without its `for await` and `__asyncValues` alternatives: evidence of an explicit close.
   const explicitClose = explicitCloseEvidence(closeMethods);
-  return (text, filePath) => candidate.test(text) && mayHoldImplicitClose(text, filePath, explicitClose);
+  return (text, filePath) => candidate.test(text) && implicitCloseCheck(text, filePath, explicitClose);
 }
 
-/** The pre-filter for the default close methods. */
-export const mayReport: Prefilter = prefilterFor();
+/** A pre-filter's answer, the parse started where one is needed. */
+export function settled(answer: PrefilterAnswer): boolean | Promise<boolean> {
+  return typeof answer === 'function' ? answer() : answer;
+}
 
 /**
  * For a file that passed the pre-filter only because of `for await` or its downleveled form (no close
@@ -46,16 +52,22 @@ export const mayReport: Prefilter = prefilterFor();
  * cannot be sure of answers true: other close evidence, JSX, a parse error, a body that is not a block.
  */
 export function mayHoldImplicitClose(text: string, filePath: string, explicitClose = explicitCloseEvidence()): boolean | Promise<boolean> {
+  return settled(implicitCloseCheck(text, filePath, explicitClose));
+}
+
+/** {@link mayHoldImplicitClose}, with the parse left for the caller to start. */
+function implicitCloseCheck(text: string, filePath: string, explicitClose: RegExp): PrefilterAnswer {
   if (explicitClose.test(text) || JSX_FILE.test(filePath)) return true;
   // Fast: each place the text says `for await` (or `for (var … __asyncValues`), tokenized from there to the end of the loop body.
   const starts = [...Array.from(text.matchAll(FOR_AWAIT), (match) => match.index), ...Array.from(text.matchAll(DOWNLEVELED_FOR_AWAIT), (match) => match.index)];
   if (!starts.some((start) => loopMayJumpOut(text, start))) return false;
   // A jump was seen, perhaps in a comment or a string that only looks like a loop (JSDoc examples, code in
   // template strings): parse the file to learn which of those loops are code, and look at those alone.
-  return loadParser().then((parseSync) => {
-    const offsets = loopOffsets(parseSync, text, filePath, new Set(starts));
-    return offsets === null || offsets.some((offset) => loopMayJumpOut(text, offset));
-  });
+  return () =>
+    loadParser().then((parseSync) => {
+      const offsets = loopOffsets(parseSync, text, filePath, new Set(starts));
+      return offsets === null || offsets.some((offset) => loopMayJumpOut(text, offset));
+    });
 }
 
 type ParseSync = typeof import('oxc-parser').parseSync;

@@ -129,6 +129,7 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   const handed: SourceFile[] = [];
   // Files for ESLint, linted after the loop: oxlint's last batch then starts as early as it can.
   const forESLint: SourceFile[] = [];
+  const checksWaiting = new Map<SourceFile, () => Promise<boolean>>();
   let parsed = 0;
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
@@ -155,15 +156,21 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       results.set(filePath, await lintPythonFile(text, filePath, options.ruleOptions));
       continue;
     }
-    // Awaited only when the pre-filter has to parse the file: the loop yields for those files alone.
-    let mayHoldSite = !prefilter || mayReport(text, filePath);
-    if (typeof mayHoldSite !== 'boolean') mayHoldSite = await mayHoldSite;
-    if (!mayHoldSite) {
+    let answer = !prefilter || mayReport(text, filePath);
+    // Only a parse can tell. oxlint, running and taking the file, parses it anyway: the check waits, and is made only
+    // if the file is kept in this process after all. Else it is made now (awaited: the loop yields for these alone).
+    let waitingCheck: (() => Promise<boolean>) | undefined;
+    if (typeof answer !== 'boolean') {
+      if (oxlint !== null && OxlintEngine.accepts(filePath, text)) [waitingCheck, answer] = [answer, true];
+      else answer = await answer();
+    }
+    if (!answer) {
       results.set(filePath, cleanResult(filePath));
       continue;
     }
     parsed++;
     const file = { filePath, text };
+    if (waitingCheck) checksWaiting.set(file, waitingCheck);
     if (inProcessOnly || !OxlintEngine.accepts(filePath, text)) {
       forESLint.push(file);
     } else if (oxlint) {
@@ -187,7 +194,15 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   // Everything still waits for oxlint (no batch went early): this process, idle from here, takes a share of it.
   const keptBack = oxlint && engine === 'auto' && oxlint.batchesStarted === 0 ? oxlint.takeBack(inProcessShare(oxlint.waitingBytes, forESLint.length > 0, oxlint.processesToFinish())) : [];
   const oxlintDone = oxlint?.finish(keptBack.length > 0 ? 1 : undefined);
-  const linted = [...forESLint, ...held, ...keptBack];
+  const linted = [...forESLint, ...held];
+  for (const file of keptBack) {
+    const check = checksWaiting.get(file);
+    if (!check || (await check())) linted.push(file);
+    else {
+      results.set(file.filePath, cleanResult(file.filePath));
+      parsed--;
+    }
+  }
   inProcess.add(textLength(linted));
   for (const file of linted) await lintWithESLint(file);
   if (oxlint) {

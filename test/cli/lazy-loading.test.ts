@@ -85,6 +85,23 @@ describe('what drainguard lint loads', () => {
     expect(await loadedBy(['lint', 'client.js'], { 'client.js': `${EARLY_CANCEL_JS}${lines(1000)}` })).toEqual({ code: 1, loaded: [] });
   });
 
+  it('hands oxlint a for-await file only a parse could rule out, unchecked; checks it here if it is kept here', async () => {
+    const lines = Array.from({ length: 2600 }, (_, index) => `export const doubled${index} = [1, 2, 3].map((n) => n * 2);\n`).join('');
+    // The loop with a break is in a template string: a parse rules the file out.
+    const snippet = 'export const snippet = `for await (const chunk of stream) { if (chunk.done) break; }`;\nexport async function f(res) { for await (const c of res.body) { c; } }\n';
+    const files = { 'client.js': `${EARLY_CANCEL_JS}${lines}`, 'snippet.js': snippet };
+    // (json output: a stylish report with a problem in it would load ESLint, and its parser, for the formatter.)
+    const oxlint = await allLoadedBy(['lint', '--format', 'json', '.'], files, { DRAINGUARD_ENGINE: 'oxlint' });
+    expect(oxlint.code).toBe(1);
+    expect(oxlint.all.filter((name) => name.startsWith('@oxc-parser/'))).toEqual([]);
+    const dir = tempProject(files);
+    const summary = async (env: Record<string, string>): Promise<string> => (await runCli(['lint', '.'], dir, env)).stderr.trim().split('\n').at(-1)!;
+    expect(await summary({ DRAINGUARD_ENGINE: 'oxlint' })).toBe('drainguard lint: 2 files found, 2 parsed, 1 early close.');
+    // Engine auto keeps the small file here, beside one oxlint process for the big one: the check rules it out here.
+    expect(await summary({})).toBe('drainguard lint: 2 files found, 1 parsed, 1 early close.');
+    expect(await summary({ DRAINGUARD_ENGINE: 'native' })).toBe('drainguard lint: 2 files found, 1 parsed, 1 early close.');
+  });
+
   it('does not load the TypeScript parser for a TypeScript file the pre-filter skips', async () => {
     expect(await loadedBy(['lint', '.'], { 'client.js': EARLY_CANCEL_JS, 'math.ts': 'export const add = (a: number, b: number): number => a + b;\n' })).toEqual({
       code: 1,
