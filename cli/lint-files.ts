@@ -157,11 +157,12 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       continue;
     }
     let answer = !prefilter || mayReport(text, filePath);
-    // Only a parse can tell. oxlint, running and taking the file, parses it anyway: the check waits, and is made only
-    // if the file is kept in this process after all. Else it is made now (awaited: the loop yields for these alone).
+    // Only a parse can tell. oxlint, chosen but not yet at work, would wait for the check: it takes the file unchecked
+    // (it parses it anyway), and the check is made only if the file is kept in this process after all. Else the check
+    // is made now (awaited: the loop yields for these files alone), while any oxlint process at work goes on.
     let waitingCheck: (() => Promise<boolean>) | undefined;
     if (typeof answer !== 'boolean') {
-      if (oxlint !== null && OxlintEngine.accepts(filePath, text)) [waitingCheck, answer] = [answer, true];
+      if (oxlint !== null && oxlint.batchesStarted === 0 && OxlintEngine.accepts(filePath, text)) [waitingCheck, answer] = [answer, true];
       else answer = await answer();
     }
     if (!answer) {
