@@ -49,13 +49,9 @@ export function settled(answer: PrefilterAnswer): boolean | Promise<boolean> {
  * method is written in it), the only possible report is a `break`/`return`/`continue` inside such a
  * loop's body. This tokenizes each such loop from where the text names it (a tokenizer: fast) and says whether
  * some body holds such a jump; when one does, the file is parsed to keep only the loops in code. Anything it
- * cannot be sure of answers true: other close evidence, JSX, a parse error, a body that is not a block.
+ * cannot be sure of answers true: other close evidence, JSX, a parse error, a body that is not a block. The parse is
+ * left for the caller to start.
  */
-export function mayHoldImplicitClose(text: string, filePath: string, explicitClose = explicitCloseEvidence()): boolean | Promise<boolean> {
-  return settled(implicitCloseCheck(text, filePath, explicitClose));
-}
-
-/** {@link mayHoldImplicitClose}, with the parse left for the caller to start. */
 function implicitCloseCheck(text: string, filePath: string, explicitClose: RegExp): PrefilterAnswer {
   if (explicitClose.test(text) || JSX_FILE.test(filePath)) return true;
   // Fast: each place the text says `for await` (or `for (var … __asyncValues`), tokenized from there to the end of the loop body.

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Linter } from 'eslint';
 import tsParser from '@typescript-eslint/parser';
-import { mayHoldImplicitClose } from '../../cli/for-await-check.js';
+import { prefilterFor, settled } from '../../cli/for-await-check.js';
 import plugin from '../../rules/index.js';
+
+// The CLI's pre-filter: every text below names `for await` or `__asyncValues`, so only the loop check decides.
+const mayHoldImplicitClose = (text: string, filePath: string): boolean | Promise<boolean> => settled(prefilterFor()(text, filePath));
 
 const reports = (text: string, filePath: string): number =>
   new Linter()
