@@ -5,8 +5,9 @@
  * parser. TypeScript scopes come from typescript-eslint's scope manager, as typescript-eslint's parser
  * calls it but without TypeScript's lib declarations (`lib: []`, as oxlint runs it): ESLint declares the
  * language's globals in the global scope itself, and the rule resolves no type-only global. JavaScript
- * scopes come from eslint-scope, which ESLint runs itself when a parser returns none, as it does for espree.
- * The rule then sees the same tree and the same variables as through the usual parsers.
+ * scopes come from eslint-scope with ESLint's options, as ESLint analyzes an espree tree, but without its
+ * per-pattern copies of the visitor keys (cli/lint-javascript-scopes.ts). The rule then sees the same tree
+ * and the same variables as through the usual parsers.
  *
  * A text oxc does not accept, syntax or early (semantic) errors alike, makes parseForESLint throw
  * NATIVE_PARSE_ERROR: the caller lints that file again with the usual parser, whose error message (or
@@ -16,12 +17,11 @@ import type { Linter } from 'eslint';
 import { parseSync, visitorKeys as oxcVisitorKeys } from 'oxc-parser';
 import { asESLintParseResultOf } from '../rules/eslint-types.js';
 import { addLocations } from './lint-ast-locations.js';
+import { analyzeJavaScriptScopes, type JavaScriptScopeOptions } from './lint-javascript-scopes.js';
 import { NATIVE_PARSE_ERROR } from './lint-native-error.js';
 
-interface NativeParserOptions {
+interface NativeParserOptions extends JavaScriptScopeOptions {
   filePath?: string;
-  sourceType?: 'module' | 'script' | 'commonjs';
-  ecmaFeatures?: { jsx?: boolean };
 }
 
 const TYPESCRIPT = /\.[cm]?tsx?$/i;
@@ -48,7 +48,7 @@ export const nativeParser: Linter.Parser = {
     const result = parseSync(filePath, text, { lang, sourceType, range: true, preserveParens: false, showSemanticErrors: true });
     if (result.errors.length > 0) throw new Error(NATIVE_PARSE_ERROR);
     const ast = addLocations(result.program, result.comments, text, oxcVisitorKeys);
-    if (!typeScript) return asESLintParseResultOf({ ast });
+    if (!typeScript) return asESLintParseResultOf({ ast, scopeManager: analyzeJavaScriptScopes(ast, { ...options, sourceType }) });
     if (!typeScriptScopes) throw new Error('drainguard: loadTypeScriptScopes() was not called before a TypeScript file was parsed');
     // What @typescript-eslint/parser gives the scope manager for a file parsed without a TypeScript program, less the libs.
     const scopeManager = typeScriptScopes.analyze(ast, { sourceType: 'module', lib: [] });

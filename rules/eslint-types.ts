@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ESLint, Linter, Rule, SourceCode } from 'eslint';
+import type { ESLint, Linter, Rule, Scope, SourceCode } from 'eslint';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { parseForESLint } from '@typescript-eslint/parser';
 import type { VisitorKeys } from '@typescript-eslint/visitor-keys';
@@ -28,8 +28,15 @@ export function asESLintParseResult(result: ReturnType<typeof parseForESLint>): 
   return result as unknown as Linter.ESLintParseResult;
 }
 
-/** A parse result built around a TSESTree program (the CLI's native parser, cli/lint-native-parser.ts), as ESLint's parser interface declares it. */
-export function asESLintParseResultOf(result: { ast: TSESTree.Program; scopeManager?: TSESLint.Scope.ScopeManager; visitorKeys?: VisitorKeys }): Linter.ESLintParseResult {
+/**
+ * A parse result built around a TSESTree program (the CLI's native parser, cli/lint-native-parser.ts), with
+ * typescript-eslint's scope manager or eslint-scope's, as ESLint's parser interface declares it.
+ */
+export function asESLintParseResultOf(result: {
+  ast: TSESTree.Program;
+  scopeManager?: TSESLint.Scope.ScopeManager | Scope.ScopeManager;
+  visitorKeys?: VisitorKeys;
+}): Linter.ESLintParseResult {
   return result as unknown as Linter.ESLintParseResult;
 }
 
