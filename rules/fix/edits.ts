@@ -38,8 +38,13 @@ export class EditBuilder {
     const drained = plan.drained.replace(/[!?]+$/, '');
     const drain: Lines = plan.optional ? [`if (${drained}) {`, [call], '}'] : [call];
     let replacement: Lines = drain;
-    // `if (!complete) close` is the shape that says "not finished": the close stays for errors and early stops.
-    if (plan.flag !== null) replacement = [`if (!${plan.flag}) {`, [plan.closeText], plan.optional ? `} else if (${drained}) {` : '} else {', [call], '}'];
+    // The close stays for errors and early stops (the flag not set). Written without a negated test before a plain
+    // `else` (ESLint's and unicorn's no-negated-condition); `if (!flag) … else if (…)` is no such test.
+    if (plan.flag !== null) {
+      replacement = plan.optional
+        ? [`if (!${plan.flag}) {`, [plan.closeText], `} else if (${drained}) {`, [call], '}']
+        : [`if (${plan.flag}) {`, [call], '} else {', [plan.closeText], '}'];
+    }
     this.replaceStatement(statement, replacement);
     if (plan.finallyOf) {
       // Only the success path drains: a failure closes at once, as before, and is rethrown.

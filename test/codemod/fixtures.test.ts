@@ -56,6 +56,13 @@ describe.each(fixtures)('fixture $name', (fixture) => {
     if (fixture.helper !== null) expect(lintText(fixture.helper, fixture.helperPath)).toEqual([]);
   });
 
+  it("adds no negated test before a plain else (ESLint's no-negated-condition, which SDKs enable)", () => {
+    const negated = (text: string) => lintText(text, fixture.inputPath, { 'no-negated-condition': 'error' }).filter((message) => message.ruleId === 'no-negated-condition');
+    const output = transform.rewrite(fixture.input, fixture.inputPath, options).output ?? fixture.input;
+    expect(negated(output).length).toBe(negated(fixture.input).length);
+    if (fixture.helper !== null) expect(negated(fixture.helper)).toEqual([]);
+  });
+
   it('the output adds no TypeScript diagnostic', () => {
     const module = fixture.helperPath.slice(fixture.helperPath.lastIndexOf('/') + 1);
     if (fixture.helper !== null) typeDiagnostics(`/fixtures/${fixture.name}/${module}`, fixture.helper);

@@ -4,8 +4,8 @@ import plugin from '../../rules/index.js';
 
 const linter = new Linter({ configType: 'flat' });
 
-/** Lints text with the plugin the way a user's flat config would (`drainguard.configs.recommended`). */
-export function lintText(text: string, filePath: string): Linter.LintMessage[] {
+/** Lints text with the plugin the way a user's flat config would (`drainguard.configs.recommended`), and any `rules` of ESLint's beside it. */
+export function lintText(text: string, filePath: string, rules: Linter.RulesRecord = {}): Linter.LintMessage[] {
   const typescript = /\.(ts|tsx|mts|cts)$/.test(filePath);
   return linter.verify(
     text,
@@ -17,6 +17,7 @@ export function lintText(text: string, filePath: string): Linter.LintMessage[] {
           : { parserOptions: { ecmaFeatures: { jsx: filePath.endsWith('x') } } },
       },
       plugin.configs.recommended,
+      { rules },
     ],
     { filename: filePath },
   );
