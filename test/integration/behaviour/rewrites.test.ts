@@ -24,6 +24,7 @@ const SHAPES: Shape[] = [
   { name: "Node http: for await over the IncomingMessage, return from an inner loop", path: client('./clients/node-http-inner-return.mjs'), format: 'sse' },
   { name: 'reader kept in a field that other calls read (awaited drain)', path: client('./clients/class-field-reader.mjs'), format: 'sse' },
   { name: "Node http: destroy() in the response's 'data' handler, then resolve", path: client('./clients/node-data-handler.mjs'), format: 'sse' },
+  { name: 'a flag set at the terminal event, the close in a finally after a catch', path: client('./clients/finally-terminal-flag.mjs'), format: 'sse' },
 ];
 const CALLS = 20;
 const BUDGET_MS = 200;
