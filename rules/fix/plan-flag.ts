@@ -7,8 +7,9 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
  * For a close in the `finally` of a `try` that also has a `catch`: a flag set to `true` in the `try` block where the
- * terminal event is recognised (`if (type === 'completed') complete = true`), declared outside the `try` and in scope
- * at the close. When it is set, the stream said it is finished and a drain is what the close should become; when it is
+ * terminal event is recognised (`if (type === 'completed') complete = true`), or a completion flag the rule itself
+ * takes for the terminal event (`complete = true` wherever it is set), declared outside the `try` and in scope at the
+ * close. When it is set, the stream said it is finished and a drain is what the close should become; when it is
  * not, the `finally` runs after an error or an early stop, and the close stays as it was.
  */
 export function terminalFlag(tryStatement: TSESTree.TryStatement, close: Node, classifier: BranchTestClassifier, sourceCode: SourceCode): string | null {
@@ -17,8 +18,11 @@ export function terminalFlag(tryStatement: TSESTree.TryStatement, close: Node, c
     if (found !== null || node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return;
     if (node.left.type !== AST_NODE_TYPES.Identifier || node.right.type !== AST_NODE_TYPES.Literal || node.right.value !== true) return;
     const name = node.left.name;
-    const test = enclosingIfTest(node, tryStatement.block);
-    if (!test || classifier.classify(test).pos.kind !== 'gen') return;
+    // Set where a terminal test holds, or a completion flag by its name, as the rule reads `complete = true`.
+    if (classifier.flagSetTo(node) === null) {
+      const test = enclosingIfTest(node, tryStatement.block);
+      if (!test || classifier.classify(test).pos.kind !== 'gen') return;
+    }
     const variable = variableAt(name, node, sourceCode);
     const declaration = variable?.defs[0];
     if (declaration?.node.type !== AST_NODE_TYPES.VariableDeclarator || !inScopeAt(node.left, close, sourceCode)) return;
