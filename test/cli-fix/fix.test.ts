@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -260,6 +261,52 @@ describe('drainguard fix', () => {
     const withoutVerify = await runCli(['fix', '--no-verify', '--json'], dir);
     expect(withoutVerify.code).toBe(0);
     expect(readFileSync(join(dir, 'runtime.ts'), 'utf8')).toContain('      void drainReader(reader, () => reader.cancel());\n      break;\n');
+  });
+
+  it("verification type-checks with the project's own TypeScript where it has one, else with the one drainguard ships", async () => {
+    const dir = tempDir('fix-verify-own');
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', lib: ['es2022', 'dom', 'dom.asynciterable'], types: [], noEmit: true } }));
+    const source = [
+      'export async function run(url: string): Promise<void> {',
+      '  const res = await fetch(url);',
+      '  const reader = res.body!.getReader();',
+      '  const decoder = new TextDecoder();',
+      '  while (true) {',
+      '    const { done, value } = await reader.read();',
+      '    if (done) break;',
+      "    if (decoder.decode(value).includes('[DONE]')) {",
+      '      await reader.cancel();',
+      '      break;',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'run.ts'), source);
+    // The project's own `typescript`: the real compiler, except that it finds one more error in the rewritten run.ts.
+    mkdirSync(join(dir, 'node_modules/typescript'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules/typescript/package.json'), JSON.stringify({ name: 'typescript', version: '0.0.0-project', main: 'index.js' }));
+    writeFileSync(
+      join(dir, 'node_modules/typescript/index.js'),
+      [
+        `const ts = require(${JSON.stringify(createRequire(import.meta.url).resolve('typescript'))});`,
+        'const rewritten = (file) => file && file.fileName.endsWith("/run.ts") && file.text.includes("drainReader(");',
+        'const extra = (file) => (rewritten(file) ? [{ category: 1, code: 9999, file, start: 0, length: 0, messageText: "the project\'s compiler says no" }] : []);',
+        'module.exports = { ...ts, getPreEmitDiagnostics: (program, file) => [...ts.getPreEmitDiagnostics(program, file), ...extra(file)] };',
+      ].join('\n'),
+    );
+    const own = await runCli(['fix', '--json'], dir);
+    expect(own.code).toBe(1);
+    const report = JSON.parse(own.stdout) as { files: Array<{ path: string; changed: boolean; sites: Array<{ status: string; reason?: string }> }> };
+    expect(report.files.map((file) => [file.path, file.changed, file.sites])).toEqual([
+      [join(dir, 'run.ts'), false, [{ line: 9, column: 13, status: 'manual', reason: "rolled back: the rewrite adds a TypeScript diagnostic: TS9999: the project's compiler says no" }]],
+    ]);
+    expect(readFileSync(join(dir, 'run.ts'), 'utf8')).toBe(source);
+
+    rmSync(join(dir, 'node_modules'), { recursive: true });
+    const shipped = await runCli(['fix', '--json'], dir);
+    expect(shipped.code).toBe(0);
+    expect(readFileSync(join(dir, 'run.ts'), 'utf8')).toContain('      void drainReader(reader, () => reader.cancel());\n      break;\n');
   });
 
   it('parses every file lint reports on: JSX in a .js file is fixed, not a parse error', async () => {
