@@ -28,6 +28,7 @@ const ownDependencies = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'ut
 // The oxlint recipe installs oxlint as its docs say, at the version drainguard depends on (its native
 // binary ships inside the npm package, an optional dependency per platform).
 const OXLINT = `oxlint@${ownDependencies.oxlint}`;
+const TRANSIENT_REGISTRY_ERROR = /npm error code (?:ETARGET|ETIMEDOUT|ECONNRESET|EAI_AGAIN|E5\d\d)\b/;
 const USER_DEPENDENCIES = [OXLINT, 'eslint@10.15.0', 'typescript-eslint@8.72.0', '@typescript-eslint/parser@8.72.0', 'jscodeshift@17.4.0', 'typescript@5.9.3'];
 /** An exports target: a path, or conditions (`import`, `require`, `types`, …) mapping to targets. */
 type ExportTarget = string | { [condition: string]: ExportTarget };
@@ -81,12 +82,16 @@ beforeAll(async () => {
 
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'drainguard-user', private: true, type: 'module' }, null, 2)}\n`);
-  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], {
-    cwd: project,
-    timeoutMs: 540_000,
-  });
+  // The user's install resolves fresh from the registry, which is briefly inconsistent right after a release (a
+  // package naming a version of its dependency not served yet: ETARGET) or unreachable for a moment: tried again
+  // after a pause, at most twice; any other failure, or the same one three times, fails the suite.
+  let install = await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], { cwd: project, timeoutMs: 400_000 });
+  for (let retry = 0; retry < 2 && install.code !== 0 && TRANSIENT_REGISTRY_ERROR.test(install.stderr); retry++) {
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    install = await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], { cwd: project, timeoutMs: 400_000 });
+  }
   expect(install.code, describeRun(install)).toBe(0);
-}, 600_000);
+}, 1_300_000);
 
 /** A directory of the user's project with these files (paths relative to it). */
 function scenario(name: string, files: Record<string, string>): string {
