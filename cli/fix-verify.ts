@@ -55,13 +55,12 @@ export class RewriteVerifier {
   private async checkerFor(filePath: string): Promise<Checker> {
     const directory = path.dirname(path.resolve(filePath));
     const tsconfig = findUp(directory, 'tsconfig.json');
-    const own = projectTypeScript(tsconfig ? path.dirname(tsconfig) : directory);
+    const root = tsconfig ? path.dirname(tsconfig) : directory;
+    const own = projectTypeScript(root);
     const key = `${own?.location ?? '<ts-morph>'}\0${tsconfig ?? '<defaults>'}`;
     let checker = this.checkers.get(key);
     if (!checker) {
-      checker = own
-        ? new ProjectChecker(own.ts, tsconfig ? optionsOf(own.ts, tsconfig) : defaultOptions(own.ts), tsconfig ? path.dirname(tsconfig) : directory)
-        : await TsMorphChecker.create(tsconfig);
+      checker = own ? new ProjectChecker(own.ts, tsconfig ? optionsOf(own.ts, tsconfig) : defaultOptions(own.ts), root) : await TsMorphChecker.create(tsconfig);
       this.checkers.set(key, checker);
     }
     return checker;

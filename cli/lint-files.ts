@@ -172,7 +172,8 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
     parsed++;
     const file = { filePath, text };
     if (waitingCheck) checksWaiting.set(file, waitingCheck);
-    if (inProcessOnly || !OxlintEngine.accepts(filePath, text)) {
+    // A file whose check waits was accepted by oxlint above (and oxlint runs only where not in process only).
+    if (!waitingCheck && (inProcessOnly || !OxlintEngine.accepts(filePath, text))) {
       forESLint.push(file);
     } else if (oxlint) {
       oxlint.add(file, filesLeftToRead);

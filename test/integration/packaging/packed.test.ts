@@ -85,10 +85,11 @@ beforeAll(async () => {
   // The user's install resolves fresh from the registry, which is briefly inconsistent right after a release (a
   // package naming a version of its dependency not served yet: ETARGET) or unreachable for a moment: tried again
   // after a pause, at most twice; any other failure, or the same one three times, fails the suite.
-  let install = await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], { cwd: project, timeoutMs: 400_000 });
+  const npmInstall = () => run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], { cwd: project, timeoutMs: 400_000 });
+  let install = await npmInstall();
   for (let retry = 0; retry < 2 && install.code !== 0 && TRANSIENT_REGISTRY_ERROR.test(install.stderr); retry++) {
     await new Promise((resolve) => setTimeout(resolve, 20_000));
-    install = await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball, ...USER_DEPENDENCIES], { cwd: project, timeoutMs: 400_000 });
+    install = await npmInstall();
   }
   expect(install.code, describeRun(install)).toBe(0);
 }, 1_300_000);
