@@ -14,7 +14,7 @@
  * whose acceptance of the file) is the one `drainguard lint` has always given.
  */
 import type { Linter } from 'eslint';
-import { parseSync, visitorKeys as oxcVisitorKeys } from 'oxc-parser';
+import { parseSync } from 'oxc-parser';
 import { asESLintParseResultOf } from '../rules/eslint-types.js';
 import { addLocations } from './lint-ast-locations.js';
 import { analyzeJavaScriptScopes, type JavaScriptScopeOptions } from './lint-javascript-scopes.js';
@@ -47,7 +47,7 @@ export const nativeParser: Linter.Parser = {
     const sourceType = typeScript ? 'module' : (options.sourceType ?? 'script');
     const result = parseSync(filePath, text, { lang, sourceType, range: true, preserveParens: false, showSemanticErrors: true });
     if (result.errors.length > 0) throw new Error(NATIVE_PARSE_ERROR);
-    const ast = addLocations(result.program, result.comments, text, oxcVisitorKeys);
+    const ast = addLocations(result.program, result.comments, text);
     if (!typeScript) return asESLintParseResultOf({ ast, scopeManager: analyzeJavaScriptScopes(ast, { ...options, sourceType }) });
     if (!typeScriptScopes) throw new Error('drainguard: loadTypeScriptScopes() was not called before a TypeScript file was parsed');
     // What @typescript-eslint/parser gives the scope manager for a file parsed without a TypeScript program, less the libs.

@@ -23,8 +23,8 @@ export interface TextLinterOptions {
  * Lints file texts with drainguard's zero-config ESLint setup and keeps only drainguard's
  * messages. It parses with the native parser (cli/lint-native-parser.ts) unless told not to, or
  * `types` asks for typescript-eslint's parser. Fallbacks make it work on any code:
- * - a file the native parser does not accept is linted again with the usual parser (espree or
- *   typescript-eslint's), which gives the parse error or accepts the file;
+ * - a file the native parser does not accept, or whose native lint throws, is linted again with the usual parser
+ *   (espree or typescript-eslint's), which gives the parse error or accepts the file;
  * - a `.js`/`.jsx` file that does not parse as an ES module is retried as a sloppy-mode script;
  * - with `types`, a TypeScript file that no tsconfig includes is linted again in `finish()` with
  *   a default TypeScript program built over all such files.
@@ -55,7 +55,10 @@ export class TextLinter {
     }
   }
 
-  /** The native lint's result, or undefined when the native parser does not take the file. */
+  /**
+   * The native lint's result, or undefined when the native parser does not take the file or the lint throws: the usual
+   * parser's tree has what ESLint reads to say where a failing rule was (a node's `loc`), and its failure is reported.
+   */
   private async lintNatively(text: string, filePath: string): Promise<ESLint.LintResult | undefined> {
     if (!this.native) {
       const { createNativeLint } = await import('./eslint-setup.js');
@@ -64,8 +67,8 @@ export class TextLinter {
     try {
       const result = keepOwnMessages(await this.native(text, filePath));
       return result.messages.some(isNativeParseError) ? undefined : result;
-    } catch (error) {
-      return crashResult(filePath, error);
+    } catch {
+      return undefined;
     }
   }
 

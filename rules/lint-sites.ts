@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import type { Linter } from 'eslint';
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { StreamSite } from './analysis/site.js';
+import { siteAt, type StreamSite } from './analysis/site.js';
 import { jumpAfterClose } from './analysis/jumps.js';
 import { RULE_ID, RULE_NAME, type MessageIds } from './contract/messages.js';
 import type { Options, RuleOptions } from './contract/rule-options.js';
@@ -84,14 +84,15 @@ function findSitesAs(createRule: RuleFactory, text: string, filePath: string, sc
   // A site silenced with an eslint-disable comment is reported by neither `lint` nor here, so `fix` leaves it alone.
   const reported = new Set(messages.filter((message) => !message.fatal).map((message) => `${message.line}:${message.column}`));
   const sites = captured.filter((site) => reported.has(`${site.line}:${site.column}`));
+  const sourceCode = asTypedSourceCode(linter.getSourceCode());
   // `body.destroy(); return;` is one report (at the close), but the jump that leaves the loop is rewritten too.
   for (const site of sites.filter((found) => found.kind === 'explicitClose')) {
     const jump = jumpAfterClose(site.node);
     if (!jump || sites.some((found) => found.node === jump)) continue;
-    sites.push({ node: jump, kind: 'implicitClose', line: jump.loc.start.line, column: jump.loc.start.column + 1, streams: site.streams, partOf: site });
+    sites.push(siteAt(jump, 'implicitClose', sourceCode, { streams: site.streams, partOf: site }));
   }
   sites.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { sites, sourceCode: asTypedSourceCode(linter.getSourceCode()), parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
+  return { sites, sourceCode, parseError: fatal ? `${fatal.line}:${fatal.column} ${fatal.message}` : undefined };
 }
 
 /**

@@ -8,7 +8,7 @@ import { PathFacts, solve } from './analysis/flow.js';
 import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
 import { innermostLeftAsyncLoop, jumpAfterClose, jumpTarget } from './analysis/jumps.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
-import { siteAt, type StreamSite } from './analysis/site.js';
+import { locationOf, siteAt, type StreamSite } from './analysis/site.js';
 import { StreamResolver } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from './analysis/words.js';
@@ -217,7 +217,7 @@ function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, ho
       );
     }
     if (found.length === 0) return;
-    for (const { site } of found) hooks.onReport?.(siteAt(site.node, site.messageId, { streams }));
+    for (const { site } of found) hooks.onReport?.(siteAt(site.node, site.messageId, sourceCode, { streams }));
     // Built and parsed when a host first asks for a suggestion's fix (ESLint does at once; a host that only prints
     // reports never does), for all sites at once.
     let suggestions: Map<Node, SuggestedRewrite> | undefined;
@@ -230,6 +230,7 @@ function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, ho
       };
       context.report({
         node: site.node,
+        loc: locationOf(site.node, sourceCode),
         messageId: site.messageId,
         data: { ...site.data, event },
         ...(hooks.suggestions === false ? {} : { suggest: [{ messageId: 'drainInBackground', data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) }, fix }] }),
@@ -492,10 +493,10 @@ function inheritsState(node: Node): boolean {
 function suggestionsFor(found: readonly Site[], sourceCode: SourceCode, context: SuggestionContext, streams: StreamResolver): Map<Node, SuggestedRewrite> {
   const sites = new Map<Node, StreamSite>();
   for (const site of found) {
-    const reported = siteAt(site.node, site.messageId);
+    const reported = siteAt(site.node, site.messageId, sourceCode);
     sites.set(site.node, reported);
     const jump = site.messageId === 'explicitClose' ? jumpAfterClose(site.node) : null;
-    if (jump && !sites.has(jump)) sites.set(jump, siteAt(jump, 'implicitClose', { partOf: reported }));
+    if (jump && !sites.has(jump)) sites.set(jump, siteAt(jump, 'implicitClose', sourceCode, { partOf: reported }));
   }
   // A site the planner cannot handle gets no suggestion rather than failing the lint of its file.
   try {

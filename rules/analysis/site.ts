@@ -15,7 +15,21 @@ export interface StreamSite {
   partOf?: StreamSite;
 }
 
+/**
+ * Where a text offset is (line 1-based, column 0-based), as the host's SourceCode tells (ESLint's and oxlint's both
+ * do): a node's own `loc` is not read, since drainguard's native parser gives nodes a `range` only.
+ */
+export interface Locator {
+  getLocFromIndex(index: number): { line: number; column: number };
+}
+
 /** The site at a node the rule reports (or a jump rewritten with such a close). */
-export function siteAt(node: Node, kind: CloseKind, extra: Pick<StreamSite, 'streams' | 'partOf'> = {}): StreamSite {
-  return { node, kind, line: node.loc.start.line, column: node.loc.start.column + 1, ...extra };
+export function siteAt(node: Node, kind: CloseKind, locator: Locator, extra: Pick<StreamSite, 'streams' | 'partOf'> = {}): StreamSite {
+  const { line, column } = locator.getLocFromIndex(node.range[0]);
+  return { node, kind, line, column: column + 1, ...extra };
+}
+
+/** A node's start and end as a report's `loc` (what ESLint would take from the node's own `loc`). */
+export function locationOf(node: Node, locator: Locator): { start: { line: number; column: number }; end: { line: number; column: number } } {
+  return { start: locator.getLocFromIndex(node.range[0]), end: locator.getLocFromIndex(node.range[1]) };
 }
