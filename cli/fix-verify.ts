@@ -14,6 +14,8 @@ type TypeScript = typeof TsMorphTypeScript;
  */
 export class RewriteVerifier {
   private readonly checkers = new Map<string, Checker>();
+  /** The project TypeScript each tsconfig's directory resolves, resolved once (every file checked asks). */
+  private readonly typeScripts = new Map<string, { ts: TypeScript; location: string } | null>();
 
   /** `alongside`: files the rewrite adds that the rewritten file imports (the helper module), checked with it. */
   async addedDiagnostics(filePath: string, before: string, after: string, alongside: ReadonlyArray<{ path: string; text: string }> = []): Promise<string[]> {
@@ -56,7 +58,11 @@ export class RewriteVerifier {
     const directory = path.dirname(path.resolve(filePath));
     const tsconfig = findUp(directory, 'tsconfig.json');
     const root = tsconfig ? path.dirname(tsconfig) : directory;
-    const own = projectTypeScript(root);
+    let own = this.typeScripts.get(root);
+    if (own === undefined) {
+      own = projectTypeScript(root);
+      this.typeScripts.set(root, own);
+    }
     const key = `${own?.location ?? '<ts-morph>'}\0${tsconfig ?? '<defaults>'}`;
     let checker = this.checkers.get(key);
     if (!checker) {
