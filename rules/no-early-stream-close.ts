@@ -386,7 +386,7 @@ type RuleContext = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
  * 3,862 SDK files). Over the corpus, with the rule first in the config: 849 -> 735 ms (TIMING=all).
  */
 function contextField<K extends 'options' | 'sourceCode'>(context: RuleContext, key: K): RuleContext[K] {
-  return Reflect.get(context, key) as RuleContext[K];
+  return Reflect.get(context, key);
 }
 
 function memo<T>(compute: () => T): () => T {
