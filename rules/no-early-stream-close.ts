@@ -34,6 +34,7 @@ interface Site {
 type CodePath = TSESLint.CodePath;
 type Segment = TSESLint.CodePathSegment;
 type SourceCode = TSESLint.SourceCode;
+type RuleContext = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
 
 /**
  * ESLint's code path events: typescript-eslint's `RuleListener` types only node listeners, whose one-parameter
@@ -99,7 +100,7 @@ const meta: TSESLint.RuleMetaData<MessageIds, { recommended: boolean }, Options>
   messages: MESSAGES,
 };
 
-function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, hooks: RuleHooks): TSESLint.RuleListener {
+function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
   // ESLint hands a rule configured without options its meta.defaultOptions[0] itself: no copy of it on every file
   // (most files cost the rule only this prologue and the candidate test).
   const given = contextField(context, 'options')[0];
@@ -377,8 +378,6 @@ function create(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, ho
 const rule = createNoEarlyStreamClose();
 export default rule;
 
-type RuleContext = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
-
 /**
  * A field of the rule context, read with `Reflect.get`: ESLint builds every file's context afresh, with a hidden class
  * V8 has not seen, and the first rule that reads one with `context.x` pays an inline-cache miss: about 8 µs a file for
@@ -522,7 +521,7 @@ function suggestionsFor(found: readonly Site[], sourceCode: SourceCode, context:
 }
 
 /** How the suggestions of a file are planned and checked: with the rule's own options, by the parser that read the file. */
-function suggestionContext(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>): SuggestionContext {
+function suggestionContext(context: RuleContext): SuggestionContext {
   const ruleOptions = context.options[0] ?? {};
   const languageOptions = verificationLanguageOptions(asESLintLanguageOptions(context.languageOptions));
   return {
