@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { enableCompileCache } from './compile-cache.js';
 import { allowOptimizingCompiler, deferOptimizingCompiler } from './v8-tiering.js';
 
 export interface LaunchRequest {
@@ -36,6 +37,7 @@ async function readStdin(): Promise<string> {
   return text;
 }
 
+enableCompileCache();
 deferOptimizingCompiler();
 const [oxlintBin, pluginPath] = process.argv.slice(2);
 const warming = warm(oxlintBin, pluginPath);

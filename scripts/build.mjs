@@ -44,7 +44,7 @@ await Promise.all([
     // oxlint-plugin and oxlint-launcher: the plugin `drainguard lint` hands to oxlint and the process it runs oxlint in
     // (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts); eslint-setup:
     // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices.
-    entryPoints: { cli: 'cli/main.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'oxlint-launcher': 'cli/oxlint-launcher.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
+    entryPoints: { cli: 'cli/bin.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'oxlint-launcher': 'cli/oxlint-launcher.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
     packages: undefined,
     external: cliExternal,
     plugins: [withoutScopeManagerLibs],
