@@ -107,8 +107,3 @@ export async function collectTargetsOrReport(command: string, paths: readonly st
   }
   return { files, named };
 }
-
-/** {@link collectTargetsOrReport}, the files alone. */
-export async function collectFilesOrReport(command: string, paths: readonly string[], cwd: string): Promise<string[] | null> {
-  return (await collectTargetsOrReport(command, paths, cwd))?.files ?? null;
-}

@@ -7,7 +7,7 @@ import { rewrite, type RewriteResult, type SiteResult } from '../codemods/rewrit
 import { HELPER_MODULE_NAME, extendHelperModule, helperModuleText } from '../rules/fix/helper-module.js';
 import type { PieceName } from '../rules/fix/helpers.js';
 import { detectStyle, styleSettingsFor } from '../rules/fix/style.js';
-import { collectFilesOrReport } from './files.js';
+import { collectTargetsOrReport } from './files.js';
 import { prefilterFor, settled } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { formatRewrite } from './fix-format.js';
@@ -55,8 +55,9 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   }
 
   const cwd = process.cwd();
-  const files = await collectFilesOrReport('fix', args.paths, cwd);
-  if (!files) return 2;
+  const targets = await collectTargetsOrReport('fix', args.paths, cwd);
+  if (!targets) return 2;
+  const { files, named } = targets;
   const choices = await chooseHelperModules(
     files.filter((file) => !isPythonPath(file)),
     args.helperPath,
@@ -88,7 +89,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
       scanned++;
       if (progress) process.stderr.write(`${CLEAR_LINE}[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
       const choice = choiceOf.get(file);
-      const result = await rewriteFile(file, args, boundsOf(choice), choice?.path);
+      const result = await rewriteFile(file, args, boundsOf(choice), choice?.path, named.has(file));
       if (result) rewritten.push(result);
     }
     if (!interrupted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice));
@@ -199,8 +200,11 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   return summary.manual > 0 || summary.errors > 0 ? 1 : 0;
 }
 
-/** The rewrite of one file in memory (null for a file that cannot hold a site). */
-async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined): Promise<Rewritten | null> {
+/**
+ * The rewrite of one file in memory (null for a file that holds no site). A file named on the command line is always
+ * parsed, as `lint` parses it, so that a syntax error in it is reported instead of passing as a file without sites.
+ */
+async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined, named = false): Promise<Rewritten | null> {
   let source: string;
   try {
     source = await readFile(file, 'utf8');
@@ -208,7 +212,7 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
     return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
   }
   const python = isPythonPath(file);
-  if (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file)))) return null;
+  if (!named && (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file))))) return null;
   const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });

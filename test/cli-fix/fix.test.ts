@@ -222,6 +222,29 @@ describe('drainguard fix', () => {
     expect(readFileSync(join(dir, 'ok.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
   });
 
+  it('parses a file named on the command line even without a close in it, and reports its syntax error as lint does', async () => {
+    const dir = tempDir('fix-named-parse');
+    writeFileSync(join(dir, 'broken.js'), 'const x = ;\n');
+    writeFileSync(join(dir, 'bad.py'), 'if True\n    x = 1\n');
+    writeFileSync(join(dir, 'fine.js'), 'export const y = 1;\n');
+    const named = await runCli(['fix', '--dry', 'broken.js', 'bad.py', 'fine.js'], dir);
+    expect(named).toEqual({
+      code: 1,
+      stdout: [
+        "bad.py  error  cannot parse: 1:8 Parsing error: expected ':'",
+        'broken.js  error  cannot parse: 1:11 Parsing error: Unexpected token ;',
+        '3 files scanned, 0 sites: 0 fixed, 0 manual, 2 errors (dry run: nothing written)',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    const lint = await runCli(['lint', 'broken.js', 'bad.py'], dir);
+    expect(lint.stdout).toContain("  1:8  error  Parsing error: expected ':'\n");
+    expect(lint.stdout).toContain('  1:11  error  Parsing error: Unexpected token ;\n');
+    // Found by walking the directory, the same files cannot hold a close: the pre-filter skips them.
+    expect(await runCli(['fix', '--dry'], dir)).toEqual({ code: 0, stdout: '3 files scanned, 0 sites: 0 fixed, 0 manual, 0 errors (dry run: nothing written)\n', stderr: '' });
+  });
+
   it('verification (on by default under a tsconfig.json) rolls back a rewrite that adds a TypeScript diagnostic and reports it manual', async () => {
     const dir = tempDir('fix-verify');
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', lib: ['es2022'], types: [], noEmit: true } }));
