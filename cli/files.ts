@@ -36,9 +36,8 @@ export function isDeclarationFile(file: string): boolean {
  * ignored). A directory that lies inside `node_modules` is walked without the git filter.
  */
 export async function walkDirectory(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  walkInto(dir, found);
-  const files = found.filter((file) => !isDeclarationFile(file));
+  const files: string[] = [];
+  walkInto(dir, files);
   const insideNodeModules = dir.split(path.sep).includes('node_modules');
   const visible = insideNodeModules ? undefined : await gitVisibleFiles(dir);
   return visible ? files.filter((file) => visible.has(file)) : files;
@@ -46,9 +45,11 @@ export async function walkDirectory(dir: string): Promise<string[]> {
 
 /**
  * The walk itself, depth first, with Node's own `readdirSync`: a fixed rule (lintable extensions, two
- * directory names skipped) needs no glob library, and loading one (tinyglobby with picomatch) cost ~30 ms,
- * a twentieth of a pre-commit run. Dot files and dot directories are walked; symbolic links are neither
- * followed nor listed (a file reached through one is linted where it lies); an unreadable directory is skipped.
+ * directory names skipped, declaration files left out) needs no glob library, and loading one (tinyglobby with
+ * picomatch) cost ~30 ms, a twentieth of a pre-commit run. Dot files and dot directories are walked; symbolic links
+ * are neither followed nor listed (a file reached through one is linted where it lies); an unreadable directory is
+ * skipped. `dir` is absolute and normalized, so a path is built only for what is kept or walked, by concatenation:
+ * `path.join` for every entry (it normalizes each one) took 0.3 s of a 3.4 s run over the corpus's 20,027 files.
  */
 function walkInto(dir: string, found: string[]): void {
   let entries;
@@ -57,12 +58,13 @@ function walkInto(dir: string, found: string[]): void {
   } catch {
     return;
   }
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   for (const entry of entries) {
-    const entryPath = path.join(dir, entry.name);
+    const name = entry.name;
     if (entry.isDirectory()) {
-      if (!ALWAYS_SKIPPED_DIRECTORIES.has(entry.name)) walkInto(entryPath, found);
-    } else if (entry.isFile() && WALKED_NAME.test(entry.name)) {
-      found.push(entryPath);
+      if (!ALWAYS_SKIPPED_DIRECTORIES.has(name)) walkInto(prefix + name, found);
+    } else if (entry.isFile() && WALKED_NAME.test(name) && !isDeclarationFile(name)) {
+      found.push(prefix + name);
     }
   }
 }
