@@ -339,12 +339,25 @@ function toMessage(diagnostic: OxlintDiagnostic, text: string, startIndex: numbe
 }
 
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+const OTHER_LINE_BREAK = /[\r\u2028\u2029]/;
 
-/** 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-16 index. */
+/**
+ * 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-16 index. Text whose only line break is
+ * `\n` (almost all) is counted with indexOf: a match object per line took ~30 ms for one report deep in a 2.5 MB
+ * bundle, after oxlint had finished.
+ */
 function position(text: string, index: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (const match of text.slice(0, index).matchAll(LINE_BREAK)) {
+  const before = text.slice(0, index);
+  if (!OTHER_LINE_BREAK.test(before)) {
+    for (let found = before.indexOf('\n'); found !== -1; found = before.indexOf('\n', found + 1)) {
+      line++;
+      lineStart = found + 1;
+    }
+    return { line, column: index - lineStart + 1 };
+  }
+  for (const match of before.matchAll(LINE_BREAK)) {
     line++;
     lineStart = match.index + match[0].length;
   }
