@@ -1,4 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
+import { lineStartsOf, positionAt } from './line-starts.js';
 
 /** What oxc-parser gives a node or comment: UTF-16 offsets (and, for nodes, `range`, asked for), but no line/column `loc`. */
 interface Spanned {
@@ -8,9 +9,6 @@ interface Spanned {
   range?: [number, number];
   loc?: TSESTree.SourceLocation;
 }
-
-/** Line breaks as ESLint, espree and TypeScript count them. */
-const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
 
 function isSpanned(value: unknown): value is Spanned {
   return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string' && 'start' in value && typeof value.start === 'number';
@@ -34,21 +32,10 @@ function areComments(list: Spanned[]): list is (Spanned & TSESTree.Comment)[] {
  */
 export function addLocations(program: unknown, comments: Spanned[], text: string): TSESTree.Program {
   if (!isSpanned(program) || !isProgram(program) || !areComments(comments)) throw new TypeError('oxc-parser returned no Program or odd comments');
-  const lineStarts = [0];
-  for (const match of text.matchAll(LINE_BREAK)) lineStarts.push(match.index + match[0].length);
-  const position = (offset: number): TSESTree.Position => {
-    let low = 0;
-    let high = lineStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (lineStarts[middle] <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low + 1, column: offset - lineStarts[low] };
-  };
+  const lineStarts = lineStartsOf(text);
   const locate = (node: Spanned): void => {
     node.range = [node.start, node.end];
-    node.loc = { start: position(node.start), end: position(node.end) };
+    node.loc = { start: positionAt(lineStarts, node.start), end: positionAt(lineStarts, node.end) };
   };
   locate(program);
   for (const comment of comments) locate(comment);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
 import { RULE_ID } from './rule-id.js';
+import { lineStartsOf, positionAt } from './line-starts.js';
 import { needsESLintDirectives } from './lint-directives.js';
 import { OxlintProcess, type LaunchPaths, type OxlintDiagnostic } from './oxlint-process.js';
 import type { SuggestionRecord } from './oxlint-suggestions.js';
@@ -303,11 +304,13 @@ export function toResults(
   const unsuggested = new Set<string>();
   for (const { filePath, text } of batch) {
     if (failed.has(filePath)) continue;
-    const messages = (byFile.get(filePath) ?? []).map((diagnostic) => {
+    const reported = byFile.get(filePath) ?? [];
+    const lineStarts = reported.length > 0 ? lineStartsOf(text) : [];
+    const messages = reported.map((diagnostic) => {
       // The plugin sees ranges in UTF-16 units, as ESLint does; oxlint's span counts UTF-8 bytes.
       const start = utf16Index(text, diagnostic.labels![0].span.offset);
       const report = recorded.get(`${filePath}:${start}`);
-      const message = toMessage(diagnostic, text, start, report?.messageId);
+      const message = toMessage(diagnostic, text, lineStarts, start, report?.messageId);
       if (!report) unsuggested.add(filePath);
       else if (report.suggestions.length > 0) message.suggestions = report.suggestions;
       return message;
@@ -322,10 +325,10 @@ export function toResults(
  * An ESLint message for one of oxlint's reports, which starts at `startIndex` (UTF-16 units): the span
  * is in UTF-8 bytes, ESLint counts UTF-16 units.
  */
-function toMessage(diagnostic: OxlintDiagnostic, text: string, startIndex: number, messageId: string | undefined): Linter.LintMessage {
+function toMessage(diagnostic: OxlintDiagnostic, text: string, lineStarts: readonly number[], startIndex: number, messageId: string | undefined): Linter.LintMessage {
   const { offset, length } = diagnostic.labels![0].span;
-  const start = position(text, startIndex);
-  const end = position(text, utf16Index(text, offset + length));
+  const start = position(lineStarts, startIndex);
+  const end = position(lineStarts, utf16Index(text, offset + length));
   return {
     ruleId: RULE_ID,
     severity: 2,
@@ -338,30 +341,10 @@ function toMessage(diagnostic: OxlintDiagnostic, text: string, startIndex: numbe
   };
 }
 
-const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
-const OTHER_LINE_BREAK = /[\r\u2028\u2029]/;
-
-/**
- * 1-based line and column (UTF-16 units, ESLint's line breaks) of a UTF-16 index. Text whose only line break is
- * `\n` (almost all) is counted with indexOf: a match object per line took ~30 ms for one report deep in a 2.5 MB
- * bundle, after oxlint had finished.
- */
-function position(text: string, index: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  const before = text.slice(0, index);
-  if (!OTHER_LINE_BREAK.test(before)) {
-    for (let found = before.indexOf('\n'); found !== -1; found = before.indexOf('\n', found + 1)) {
-      line++;
-      lineStart = found + 1;
-    }
-    return { line, column: index - lineStart + 1 };
-  }
-  for (const match of before.matchAll(LINE_BREAK)) {
-    line++;
-    lineStart = match.index + match[0].length;
-  }
-  return { line, column: index - lineStart + 1 };
+/** 1-based line and column (UTF-16 units, ESLint's line breaks), as ESLint gives a message, of a UTF-16 index. */
+function position(lineStarts: readonly number[], index: number): { line: number; column: number } {
+  const { line, column } = positionAt(lineStarts, index);
+  return { line, column: column + 1 };
 }
 
 /** The UTF-16 index of a UTF-8 byte offset into `text`. */
