@@ -22,7 +22,7 @@ export interface HelperModule {
 export function readHelperModule(file: string): HelperModule | null | 'foreign' {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
-  const declared = new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const)\s+([\w$]+)/gm)].map((match) => match[1]));
+  const declared = new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const|let)\s+([\w$]+)/gm)].map((match) => match[1]));
   const timeout = limitValue(text, 'timeoutMs');
   const maxBytes = limitValue(text, 'maxBytes');
   if (!declared.has('DRAIN_LIMITS') || timeout === null || maxBytes === null) return 'foreign';
