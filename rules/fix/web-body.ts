@@ -145,11 +145,13 @@ const BYTE_TYPES = new Set(['Uint8Array', 'ArrayBuffer', 'Buffer']);
 export function readerYieldsBytes(reader: Node, sourceCode: SourceCode): boolean {
   const node = unwrap(reader);
   if (node?.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression) {
-    const field = classField(node);
-    if (!field) return false;
-    const declared = streamChunkType(field.typeAnnotation?.typeAnnotation, READER_TYPES);
+    const name = propertyName(node);
+    const body = enclosingClassBody(node);
+    if (!name || !body) return false;
+    const field = classField(body, name);
+    const declared = streamChunkType(field?.typeAnnotation?.typeAnnotation, READER_TYPES);
     if (declared !== undefined) return declared;
-    const values = [...(field.value ? [field.value] : []), ...fieldAssignments(field, sourceCode)];
+    const values = [...(field?.value ? [field.value] : []), ...fieldAssignments(body, name, sourceCode)].filter((value) => !isNothing(value));
     return values.length > 0 && values.every((value) => getReaderOfBytes(value, sourceCode));
   }
   if (node?.type !== AST_NODE_TYPES.Identifier) return false;
@@ -165,12 +167,10 @@ export function readerYieldsBytes(reader: Node, sourceCode: SourceCode): boolean
   return values.length > 0 && values.every((value) => getReaderOfBytes(value, sourceCode) || ofField(value));
 }
 
-/** The values assigned to `this.<field>` in its class. */
-function fieldAssignments(field: TSESTree.PropertyDefinition, sourceCode: SourceCode): Node[] {
-  const name = field.key.type === AST_NODE_TYPES.Identifier ? field.key.name : null;
+/** The values assigned to `this.<name>` in a class. */
+function fieldAssignments(body: TSESTree.ClassBody, name: string, sourceCode: SourceCode): Node[] {
   const values: Node[] = [];
-  if (!name || !field.parent) return values;
-  walk(field.parent, sourceCode.visitorKeys, (node) => {
+  walk(body, sourceCode.visitorKeys, (node) => {
     if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return;
     const left = unwrap(node.left);
     if (left?.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(left) === name) values.push(node.right);
@@ -216,16 +216,17 @@ function streamChunkType(type: TSESTree.TypeNode | undefined, names: ReadonlySet
   return chunk.type === AST_NODE_TYPES.TSTypeReference && chunk.typeName.type === AST_NODE_TYPES.Identifier && BYTE_TYPES.has(chunk.typeName.name);
 }
 
-/** The class property `this.<name>` refers to, in the class around the expression. */
-function classField(member: TSESTree.MemberExpression): TSESTree.PropertyDefinition | null {
-  const name = propertyName(member);
-  if (!name) return null;
-  for (let current: Node | undefined = member.parent; current; current = current.parent) {
-    if (current.type !== AST_NODE_TYPES.ClassBody) continue;
-    for (const element of current.body) {
-      if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) return element;
-    }
-    return null;
+function enclosingClassBody(node: Node): TSESTree.ClassBody | null {
+  for (let current: Node | undefined = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+  }
+  return null;
+}
+
+/** The class's declaration of the property `name`, if it has one. */
+function classField(body: TSESTree.ClassBody, name: string): TSESTree.PropertyDefinition | null {
+  for (const element of body.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) return element;
   }
   return null;
 }
