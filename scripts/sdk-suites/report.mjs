@@ -1,5 +1,6 @@
 // Turns one SDK's before/after records into the text the harness prints (and writes to report.md),
 // and decides whether anything got worse.
+import { DEFAULT_DRAIN_MAX_BYTES, formatProbeTable, probeWorse } from './probe-report.mjs';
 import { assertionOf } from './results.mjs';
 
 /** Lines of a check's output shown in the report. */
@@ -34,33 +35,11 @@ function tscLine(tsc) {
   return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
 }
 
-function endLine(calls, end) {
-  const spacing = end.pauseMs ? `${end.pauseMs} ms apart` : 'back to back';
-  return `  body ended 5 ms after [DONE], ${calls} calls ${spacing}: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client before the end; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`;
-}
-
-function probeLines(probe) {
-  if (!probe) return ['  (no probe call for this SDK)'];
-  if (probe.error) return [`  probe failed: ${probe.error}`];
-  const { hold, end, endPaced, reset } = probe;
-  const call = (c) =>
-    c.error
-      ? `error after ${c.ms} ms (${c.events} events): ${c.error}`
-      : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'}, last at ${c.lastEventMs} ms, call ended at ${c.ms} ms`;
-  return [
-    `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}`,
-    endLine(probe.calls, end),
-    ...(endPaced ? [endLine(probe.calls, endPaced)] : []),
-    `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
-    ...proveLines(probe.prove),
-  ];
-}
-
 /** `drainguard prove`'s table for the same call (every server mode), as a pull request would show it. */
-function proveLines(prove) {
+function proveLines(label, prove) {
   if (!prove) return [];
-  if (prove.error) return [`  drainguard prove failed: ${prove.error}`];
-  return [`  drainguard prove (exit ${prove.exitCode}):`, '', ...prove.markdown.split('\n'), ''];
+  if (prove.error) return [`drainguard prove, ${label}, failed: ${prove.error}`];
+  return [`drainguard prove, ${label} (exit ${prove.exitCode}):`, '', ...prove.markdown.split('\n'), ''];
 }
 
 /** @param {{ code: number | null, timedOut: boolean }} check */
@@ -143,7 +122,8 @@ function signed(n) {
 
 /**
  * Whether the fix made anything worse than before it: no fix report, a new type error, a hang, a
- * new failure other than one asserting the early close, a check that now fails, a failed probe.
+ * new failure other than one asserting the early close, a check that now fails, a failed probe of the
+ * rewrite, or a probe row where the rewrite is worse than the original (probe-report.mjs).
  * @param {any} r
  */
 export function worseThanBefore(r) {
@@ -155,8 +135,13 @@ export function worseThanBefore(r) {
     c.timedOut.length > 0 ||
     r.after.suite.killed ||
     failedChecks(r).length > 0 ||
-    Boolean(r.after.probe?.error)
+    probeWorse(r.before.probe, r.after.probe, limitsOf(r))
   );
+}
+
+/** The drain's limits the fix was run with. @param {any} r */
+function limitsOf(r) {
+  return r.limits ?? { maxBytes: DEFAULT_DRAIN_MAX_BYTES };
 }
 
 /**
@@ -193,10 +178,12 @@ export function formatSdkReport(r) {
   if (c.fixedFailures.length) lines.push(`failing before, passing after (${c.fixedFailures.length}): ${c.fixedFailures.map((t) => t.key).join('; ')}`);
   if (c.missing.length) lines.push(`ran before, not after (${c.missing.length}): ${c.missing.slice(0, 10).join('; ')}`);
   lines.push(`baseline failures still failing: ${c.stillFailing.length}`);
-  lines.push('probe before the fix:');
-  lines.push(...probeLines(r.before.probe));
-  lines.push('probe after the fix:');
-  lines.push(...probeLines(r.after.probe));
+  lines.push('');
+  lines.push('probe, original → rewrite:');
+  lines.push('');
+  lines.push(...formatProbeTable(r.before.probe, r.after.probe, limitsOf(r)));
+  lines.push('');
+  lines.push(...proveLines('original', r.before.probe?.prove), ...proveLines('rewrite', r.after.probe?.prove));
   lines.push('');
   lines.push('rewrite (git diff):');
   lines.push('```diff');
