@@ -26,7 +26,20 @@ export interface Limits {
 export function drainMaxBytes(fixArgs: string[]): number;
 export function p50max(values: number[]): Stats;
 export function summarize(scenarios: { backToBack: unknown; paced: unknown }, expected: string[] | undefined): Summary;
-export function rowWorse(before: Summary, after: Summary, limits: Limits): string[];
-export function probeRows(before: unknown, after: unknown, limits: Limits): { caller: string; mode: string; before: Summary; after: Summary; worse: string[] }[];
+export interface Reason {
+  kind: 'bytes' | 'connections' | 'wait' | 'errors' | 'messages' | 'open';
+  text: string;
+}
+export interface Row {
+  caller: string;
+  mode: string;
+  before: Summary;
+  after: Summary;
+  worse: Reason[];
+}
+export function rowWorse(before: Summary, after: Summary, limits: Limits): Reason[];
+export function probeRows(before: unknown, after: unknown, limits: Limits): Row[];
+export function rowsToRemeasure(before: unknown, after: unknown, limits: Limits): Row[];
+export function mergeRemeasured(before: unknown, after: unknown, againBefore: unknown, againAfter: unknown, rows: Row[]): void;
 export function probeWorse(before: unknown, after: unknown, limits: Limits): boolean;
 export function formatProbeTable(before: unknown, after: unknown, limits: Limits): string[];

@@ -15,6 +15,8 @@
 //   - when the server saw each body end or closed, after its terminal event, and the bodies still
 //     open once every drain should have ended (the time budget, plus a margin);
 //   - unhandled rejections and uncaught exceptions the scenario caused.
+// The optional last argument runs only the rows it names (`native/flood,node-fetch/silent`): the
+// harness measures again a row that was worse only by the caller's wait.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import nodeFetch from 'node-fetch';
@@ -28,10 +30,11 @@ const HOLD_MAX_MS = 30_000;
 /** How long after the last call every body must have ended or been closed. */
 const SETTLE_MS = 5_000;
 
-const [name, bundle, callsArg, testingModule] = process.argv.slice(2);
+const [name, bundle, callsArg, testingModule, onlyArg] = process.argv.slice(2);
+const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const probe = PROBES[name];
 if (!probe || !bundle || !testingModule) {
-  process.stderr.write(`usage: probe.mjs <${Object.keys(PROBES).join('|')}> <bundle.mjs> <calls> <testing.js>\n`);
+  process.stderr.write(`usage: probe.mjs <${Object.keys(PROBES).join('|')}> <bundle.mjs> <calls> <testing.js> [caller/mode,...]\n`);
   process.exit(2);
 }
 const calls = Number(callsArg ?? '10');
@@ -157,6 +160,7 @@ const result = { sdk: name, calls, pausedMs: PACED_PAUSE_MS, tailDelayMs: TAIL_D
 for (const caller of probe.callers) {
   const modes = {};
   for (const mode of BODY_MODES) {
+    if (only && !only.has(`${caller}/${mode}`)) continue;
     modes[mode] = { backToBack: await scenario(caller, mode, 0), paced: await scenario(caller, mode, PACED_PAUSE_MS) };
   }
   result.callers[caller] = modes;

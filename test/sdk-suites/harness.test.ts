@@ -24,7 +24,7 @@ import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } f
 import { checkGotWorse, diagnosticCounts, failedChecks, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
 import { cloneSource } from '../../scripts/sdk-suites/sdks.mjs';
 import { bodyCounter, countingDispatcher, countingHttpAgent, terminalEnd } from '../../scripts/sdk-suites/probe-bytes.mjs';
-import { drainMaxBytes, formatProbeTable, p50max, probeRows, probeWorse, rowWorse, summarize } from '../../scripts/sdk-suites/probe-report.mjs';
+import { drainMaxBytes, formatProbeTable, mergeRemeasured, p50max, probeRows, probeWorse, rowsToRemeasure, rowWorse, summarize } from '../../scripts/sdk-suites/probe-report.mjs';
 import { PROBES } from '../../scripts/sdk-suites/probe-calls.mjs';
 import { proveScript } from '../../scripts/sdk-suites/prove-script.mjs';
 import { startStreamServer } from '../support/testing-kit.mjs';
@@ -294,37 +294,39 @@ describe('probe report', () => {
     });
   });
 
+  const texts = (reasons: { text: string }[]) => reasons.map((reason) => reason.text);
+
   it('calls a row worse only beyond the bounds: bytes, connections, wait, errors, messages, bodies left open', () => {
     const row = (options: Parameters<typeof scenario>[0] = {}, paced: Parameters<typeof scenario>[0] = {}) =>
       summarize({ backToBack: scenario(options), paced: scenario({ connections: 1, ...paced }) }, TEXTS);
     const original = row({ connections: 12, bytes: [64698, 64698] }, { connections: 11, bytes: [64698, 64698] });
     const bound = 64698 + 131072 + 65536;
-    expect(rowWorse(original, row({ connections: 13, bytes: [bound, bound] }, { connections: 12, bytes: [bound, bound] }), limits)).toEqual([]);
-    expect(rowWorse(original, row({ connections: 12, bytes: [64698, bound + 1] }, { connections: 11, bytes: [64698, 64698] }), limits)).toEqual([
+    expect(texts(rowWorse(original, row({ connections: 13, bytes: [bound, bound] }, { connections: 12, bytes: [bound, bound] }), limits))).toEqual([]);
+    expect(texts(rowWorse(original, row({ connections: 12, bytes: [64698, bound + 1] }, { connections: 11, bytes: [64698, 64698] }), limits))).toEqual([
       'read 261307 bytes after the terminal event (max), over the original\'s 64698 + 131072 + 65536',
     ]);
-    expect(rowWorse(original, row({ connections: 14, bytes: [64698, 64698] }, { connections: 13, bytes: [64698, 64698] }), limits)).toEqual([
+    expect(texts(rowWorse(original, row({ connections: 14, bytes: [64698, 64698] }, { connections: 13, bytes: [64698, 64698] }), limits))).toEqual([
       '14 connections back to back, over the original\'s 12 + 1',
       '13 connections paced, over the original\'s 11 + 1',
     ]);
     const calm = row();
-    expect(rowWorse(calm, row({ wait: [101, 102] }, { wait: [1, 2] }), limits)).toEqual([]);
-    expect(rowWorse(calm, row({ wait: [101, 102.5] }, { wait: [1, 2] }), limits)).toEqual([
+    expect(texts(rowWorse(calm, row({ wait: [101, 102] }, { wait: [1, 2] }), limits))).toEqual([]);
+    expect(texts(rowWorse(calm, row({ wait: [101, 102.5] }, { wait: [1, 2] }), limits))).toEqual([
       'the caller waited 102.5 ms after the terminal event (max), over the original\'s 2 + 100',
     ]);
-    expect(rowWorse(calm, row({ wait: [500, 600] }, { wait: [500, 600] }), limits)).toEqual([
+    expect(texts(rowWorse(calm, row({ wait: [500, 600] }, { wait: [500, 600] }), limits))).toEqual([
       'the caller waited 500 ms after the terminal event (p50), over the original\'s 1 + 100',
       'the caller waited 600 ms after the terminal event (max), over the original\'s 2 + 100',
     ]);
-    expect(rowWorse(calm, row({ errors: [null, 'TypeError: terminated'] }), limits)).toEqual(['1 errors against 0: TypeError: terminated']);
-    expect(rowWorse(calm, row({}, { unhandled: ['uncaught exception: Error: read ECONNRESET'] }), limits)).toEqual([
+    expect(texts(rowWorse(calm, row({ errors: [null, 'TypeError: terminated'] }), limits))).toEqual(['1 errors against 0: TypeError: terminated']);
+    expect(texts(rowWorse(calm, row({}, { unhandled: ['uncaught exception: Error: read ECONNRESET'] }), limits))).toEqual([
       '1 errors against 0: uncaught exception: Error: read ECONNRESET',
     ]);
-    expect(rowWorse(calm, row({ messages: [TEXTS, ['event 0']] }), limits)).toEqual(['other messages than the original delivered']);
-    expect(rowWorse(calm, row({ openAtEnd: 2 }), limits)).toEqual(['2 bodies still open when every drain should have ended, against 0']);
+    expect(texts(rowWorse(calm, row({ messages: [TEXTS, ['event 0']] }), limits))).toEqual(['other messages than the original delivered']);
+    expect(texts(rowWorse(calm, row({ openAtEnd: 2 }), limits))).toEqual(['2 bodies still open when every drain should have ended, against 0']);
     // The same error as the original's, as often, is none of the rewrite's doing.
     const failing = row({ errors: ['TypeError: terminated', null] });
-    expect(rowWorse(failing, row({ errors: [null, 'TypeError: terminated'] }), limits)).toEqual([]);
+    expect(texts(rowWorse(failing, row({ errors: [null, 'TypeError: terminated'] }), limits))).toEqual([]);
   });
 
   it('prints one row per caller and body, original → rewrite, and why a row is worse', () => {
@@ -365,6 +367,30 @@ describe('probe report', () => {
     expect(probeWorse(before, { error: 'the probe did not finish within 100 ms (hang)' }, limits)).toBe(true);
     expect(probeWorse({ error: 'bundling failed' }, after, limits)).toBe(false);
     expect(formatProbeTable({ error: 'bundling failed' }, after, limits)).toEqual(['probe of the original failed: bundling failed']);
+  });
+
+  it('measures again a row worse only by the wait, and says what the first run found', () => {
+    const before = probeResult({});
+    const after = probeResult({
+      flood: { backToBack: scenario({ wait: [1, 169.9] }) },
+      endless: { backToBack: scenario({ wait: [1, 169.9], bytes: [900000, 900000] }) },
+    });
+    const rows = rowsToRemeasure(before, after, limits);
+    expect(rows.map((row) => row.mode)).toEqual(['flood']);
+    const again = { ...probeResult({}), callers: { native: { flood: { backToBack: scenario({ wait: [1, 30] }), paced: scenario({ connections: 1 }) } } } };
+    mergeRemeasured(before, after, again, again, rows);
+    expect(probeRows(before, after, limits).map((row) => [row.mode, row.worse.map((reason) => reason.kind)])).toEqual([
+      ['end', []],
+      ['silent', []],
+      ['trickle', []],
+      ['flood', []],
+      ['endless', ['bytes', 'wait']],
+      ['reset', []],
+    ]);
+    expect(formatProbeTable(before, after, limits).slice(-2)).toEqual([
+      'Worse only by the wait at first, so measured again (original and rewrite), the table shows the second run:',
+      "- Node fetch, a flood of comments, first run: the caller waited 169.9 ms after the terminal event (max), over the original's 2 + 100",
+    ]);
   });
 
   it('reads the byte limit the fix was given', () => {
