@@ -153,10 +153,11 @@ export const PROBES = {
   },
   'cohere-typescript': {
     peers: [{ name: 'chat', events: TEXTS.map((text) => ({ type: 'content-delta', index: 0, delta: { message: { content: { text } } } })) }],
-    callers: ['native'],
+    // Fern's `fetch` option takes a custom fetch, and its Stream reads a Node stream body too.
+    callers: ['native', 'node-fetch'],
     expected: TEXTS,
-    async call(sdk, { urls }, onMessage) {
-      const client = new sdk.CohereClientV2({ token: 'probe-key', environment: urls.chat, maxRetries: 0, timeoutInSeconds: 60 });
+    async call(sdk, { urls, fetch }, onMessage) {
+      const client = new sdk.CohereClientV2({ token: 'probe-key', environment: urls.chat, maxRetries: 0, timeoutInSeconds: 60, fetch });
       const stream = await client.chatStream({ model: 'probe-model', messages: [{ role: 'user', content: 'hi' }] });
       for await (const event of stream) onMessage(event.type === 'content-delta' ? event.delta.message.content.text : event.type);
     },
