@@ -35,7 +35,7 @@ import { nodeBinDir, sdkEnv } from './sdk-suites/node-runtime.mjs';
 import { BODY_MODES, PROBES } from './sdk-suites/probe-calls.mjs';
 import { proveSdk } from './sdk-suites/prove.mjs';
 import { drainMaxBytes, mergeRemeasured, rowsToRemeasure } from './sdk-suites/probe-report.mjs';
-import { formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
+import { formatResultsSection, formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
 import {
   assertionSite,
   assertsEarlyClose,
@@ -342,6 +342,7 @@ async function runSdk(sdk, drainguard) {
     fixCommand: ['drainguard fix --force --json', ...options['fix-arg'], sdk.fixPath].join(' '),
     limits,
     typecheckCommand: `${sdk.typecheck.cwd === '.' ? '' : `(cd ${sdk.typecheck.cwd}) `}${sdk.typecheck.command.join(' ')}`,
+    testCommands: sdk.tests.map((testRun) => `${testRun.cwd === '.' ? '' : `(cd ${testRun.cwd}) `}${testRun.command.join(' ')}`),
     fix,
     diff,
     files: await fileStats(t.dir, files),
@@ -371,6 +372,7 @@ async function main() {
     results.push(record);
     process.stdout.write(`${formatSdkReport(record)}\n\n`);
     writeFileSync(path.join(outDir, 'report.md'), results.map(formatSdkReport).join('\n\n') + '\n');
+    writeFileSync(path.join(outDir, 'results.md'), results.map(formatResultsSection).join('\n\n') + '\n');
     worse ||= worseThanBefore(record);
   }
   writeFileSync(

@@ -191,3 +191,49 @@ export function formatSdkReport(r) {
   lines.push('```');
   return lines.join('\n');
 }
+
+/** A suite's counts without its duration (what the results section quotes). @param {import('./results.mjs').SuiteRun} suite */
+function countsOnly(suite) {
+  if (!suite.ran) return suite.killed ? 'killed (hang)' : 'not run';
+  return Object.entries(suite.counts)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+}
+
+/**
+ * One SDK's section for bench/RESULTS.md: the commit, the fix and its sites, the SDK's own checks
+ * before → after, and the probe's table; no path of the machine it ran on.
+ * @param {any} r one SDK's result record (see scripts/sdk-suites.mjs), or its summary.json entry
+ * @returns {string}
+ */
+export function formatResultsSection(r) {
+  const lines = [`### ${r.repo} @ \`${r.commit.slice(0, 12)}\` (\`--sdk ${r.name}\`)`, ''];
+  const sites = r.fix.sites.map((site) => `\`${site.path}:${site.line}:${site.column}\` ${site.status}${site.bound ? ` (bounded by ${site.bound})` : ''}${site.reason ? ` — ${site.reason}` : ''}`);
+  lines.push(`- **Fix** (\`${r.fixCommand}\`, exit ${r.fix.code}): ${sites.length ? sites.join('; ') : 'no site'}${r.fix.error ? `; error: ${r.fix.error}` : ''}.`);
+  const files = (r.files ?? []).map((f) => (f.before ? `\`${f.path}\` ${signed(f.after.lines - f.before.lines)} lines` : `\`${f.path}\` created (${f.after.lines} lines)`));
+  if (files.length) lines.push(`  Changed: ${files.join(', ')}.`);
+  lines.push(`- **Type-check** (\`${r.typecheckCommand}\`): ${tscLine(r.before.tsc)} → ${tscLine(r.after.tsc)}${r.newDiagnostics.length ? `; new: ${r.newDiagnostics.map((d) => `${d.file}(${d.line},${d.column}) ${d.code}`).join(', ')}` : ''}.`);
+  const c = r.comparison;
+  const closeChecks = c.newFailures.filter((test) => test.assertsEarlyClose);
+  const others = c.newFailures.filter((test) => !test.assertsEarlyClose);
+  const suite = [`${countsOnly(r.before.suite)} → ${countsOnly(r.after.suite)}`];
+  if (closeChecks.length) suite.push(`${closeChecks.length} new failures assert the early close itself (${[...new Set(closeChecks.map((t) => `\`${t.site?.source ?? t.key}\``))].join(', ')})`);
+  if (others.length) suite.push(`**${others.length} other new failures**: ${others.map((t) => `${t.key}${t.timedOut ? ' (timed out)' : ''}`).join('; ')}`);
+  if (c.flaky?.length) suite.push(`${c.flaky.length} failed once and passed when run again (flaky under load): ${c.flaky.map((t) => t.key).join('; ')}`);
+  if (r.after.suite.killed) suite.push('**the run was killed (hang)**');
+  lines.push(`- **Tests** (${(r.testCommands ?? []).map((command) => `\`${command}\``).join(', ') || 'the suite'}): ${suite.join('; ')}.`);
+  if (r.checks) {
+    const checks = r.checks.after.map((after) => {
+      const before = r.checks.before.find((check) => check.name === after.name);
+      const worse = after.code !== null && checkGotWorse(before, after);
+      return `\`${after.name}\` ${before ? checkStatus(before) + countsText(before) : 'not run'} → ${checkStatus(after)}${countsText(after)}${worse ? ' (**worse**)' : ''}`;
+    });
+    lines.push(`- **Lint and format on the changed files**: ${checks.join('; ')}.`);
+  } else {
+    lines.push('- **Lint and format on the changed files**: not run.');
+  }
+  lines.push(`- **Worse than before** (\`worseThanBefore\`): ${worseThanBefore(r) ? '**yes**' : 'no'}.`);
+  lines.push('', ...formatProbeTable(r.before.probe, r.after.probe, limitsOf(r)));
+  return lines.join('\n');
+}

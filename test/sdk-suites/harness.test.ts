@@ -21,7 +21,7 @@ import {
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
 import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } from '../../scripts/sdk-suites/checks.mjs';
-import { checkGotWorse, diagnosticCounts, failedChecks, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
+import { checkGotWorse, diagnosticCounts, failedChecks, formatResultsSection, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
 import { cloneSource } from '../../scripts/sdk-suites/sdks.mjs';
 import { bodyCounter, countingDispatcher, countingHttpAgent, terminalEnd } from '../../scripts/sdk-suites/probe-bytes.mjs';
 import { drainMaxBytes, formatProbeTable, mergeRemeasured, p50max, probeRows, probeWorse, rowsToRemeasure, rowWorse, summarize } from '../../scripts/sdk-suites/probe-report.mjs';
@@ -262,6 +262,18 @@ describe('report', () => {
     expect(lines).toContain('      line 9: expect(cancel).toHaveBeenCalledTimes(1);');
     expect(lines).toContain('  - [HANG: timed out after 30001 ms] a > parses');
     expect(lines).toContain('probe of the rewrite failed: the probe did not finish within 100 ms (hang)');
+    expect(formatResultsSection({ ...record, testCommands: ['vitest run'] }).split('\n')).toEqual([
+      '### owner/sdk @ `0123456789ab` (`--sdk sdk`)',
+      '',
+      '- **Fix** (`drainguard fix --force --json --no-verify src/`, exit 0): `src/s.ts:3:5` fixed.',
+      '  Changed: `src/s.ts` +19 lines, `src/drain.ts` created (30 lines).',
+      '- **Type-check** (`tsc`): clean → clean.',
+      '- **Tests** (`vitest run`): 2 passed → 2 failed; 1 new failures assert the early close itself (`expect(cancel).toHaveBeenCalledTimes(1);`); **1 other new failures**: a > parses (timed out).',
+      '- **Lint and format on the changed files**: `oxlint` clean (errors: 0, warnings: 0) → exit 1 (errors: 1, warnings: 0) (**worse**); `oxfmt` exit 1 → exit 1.',
+      '- **Worse than before** (`worseThanBefore`): **yes**.',
+      '',
+      'probe of the rewrite failed: the probe did not finish within 100 ms (hang)',
+    ]);
   });
 });
 
