@@ -167,6 +167,10 @@ class _AsyncDrainingStream(httpx.AsyncByteStream):
         except Exception:
             # A reset, a timeout, the bounds: never the caller's concern once it closed.
             pass
+        except BaseException:
+            # Cancelled (the client closed, the event loop ended): close as before, and let it propagate.
+            budget.reason = budget.reason or "cancelled"
+            raise
         finally:
             self._transport.stats.record(budget.outcome(eof), budget.bytes)
             try:

@@ -38,13 +38,15 @@ class DrainStats:
     ``drained``: responses closed early whose rest was read to EOF within the bounds (their
     connection went back to the pool). ``timed_out``, ``over_limit``, ``failed``: drains stopped by the
     deadline, by the byte limit, or by an error (a reset; never raised to the caller); their connection
-    was closed, as the early close would have. ``not_drained``: responses closed early that could not be
+    was closed, as the early close would have. ``cancelled``: drains cancelled before their end (the
+    client was closed, or the event loop ended, while they ran); their connection was closed.
+    ``not_drained``: responses closed early that could not be
     drained (the transport below does not expose an HTTP/1.1 network stream whose reads it can bound,
     or the async library is neither asyncio nor trio); they were closed as before. ``bytes_read``: bytes
     the drains read from the network, all drains together; ``largest``: the most one drain read.
     """
 
-    __slots__ = ("_lock", "drained", "timed_out", "over_limit", "failed", "not_drained", "bytes_read", "largest")
+    __slots__ = ("_lock", "drained", "timed_out", "over_limit", "failed", "cancelled", "not_drained", "bytes_read", "largest")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -52,6 +54,7 @@ class DrainStats:
         self.timed_out = 0
         self.over_limit = 0
         self.failed = 0
+        self.cancelled = 0
         self.not_drained = 0
         self.bytes_read = 0
         self.largest = 0
@@ -80,7 +83,7 @@ class Budget:
         self.deadline = _MONOTONIC() + seconds
         self.limit = limit
         self.bytes = 0
-        # Why the drain stopped before EOF: "time", "bytes" or "error".
+        # Why the drain stopped before EOF: "time", "bytes", "error" or "cancelled".
         self.reason: Optional[str] = None
 
     def before_read(self, max_bytes: int, timeout: Optional[float]) -> Tuple[int, float, bool]:
@@ -98,6 +101,10 @@ class Budget:
     def read_failed(self, exc: BaseException, shortened: bool) -> None:
         if self.reason is not None:
             return
+        if not isinstance(exc, Exception):
+            # CancelledError, trio.Cancelled, KeyboardInterrupt: not the drain's doing.
+            self.reason = "cancelled"
+            return
         # The backend's read timeout (httpcore.ReadTimeout, socket.timeout, TimeoutError) after the drain
         # shortened it: the deadline ended the read.
         timed_out = isinstance(exc, TimeoutError) or type(exc).__name__.endswith("Timeout")
@@ -109,7 +116,7 @@ class Budget:
     def outcome(self, eof: bool) -> str:
         if eof:
             return "drained"
-        return {"time": "timed_out", "bytes": "over_limit"}.get(self.reason or "error", "failed")
+        return {"time": "timed_out", "bytes": "over_limit", "cancelled": "cancelled"}.get(self.reason or "error", "failed")
 
 
 _READ_SIGNATURES: Dict[type, bool] = {}
