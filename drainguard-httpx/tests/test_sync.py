@@ -164,3 +164,15 @@ def test_the_bounds_are_checked():
     for bad in ({"max_bytes": -1}, {"max_bytes": 1.5}, {"timeout": -1}, {"wait": float("nan")}, {"max_bytes": True}):
         with pytest.raises(ValueError):
             DrainingTransport(**bad)
+
+
+def test_the_connection_gets_tcp_nodelay(peer):
+    """httpcore 0.16's sync backend leaves Nagle on: a reused connection's request body would wait for a delayed ACK."""
+    import socket
+
+    server = peer("end")
+    with httpx.Client(transport=DrainingTransport()) as client:
+        with client.stream("POST", server.url, content=b"{}") as response:
+            sock = response.extensions["network_stream"].get_extra_info("socket")
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+            response.read()

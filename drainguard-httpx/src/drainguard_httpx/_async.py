@@ -8,7 +8,7 @@ from typing import Any, AsyncIterator, Optional, Set
 
 import httpx
 
-from ._bounds import Budget, BoundedRead, DrainStats, boundable_network_stream, check_bounds
+from ._bounds import Budget, BoundedRead, DrainStats, boundable_network_stream, check_bounds, ensure_nodelay
 
 __all__ = ["AsyncDrainingTransport"]
 
@@ -72,6 +72,8 @@ class AsyncDrainingTransport(httpx.AsyncBaseTransport):
         response = await self._inner.handle_async_request(request)
         wrap, network_stream = boundable_network_stream(request, response)
         if wrap and isinstance(response.stream, httpx.AsyncByteStream):
+            if network_stream is not None:
+                ensure_nodelay(network_stream)
             response.stream = _AsyncDrainingStream(response.stream, network_stream, self)
         return response
 

@@ -19,6 +19,7 @@ connection to the pool. The replacement is removed before the original close run
 from __future__ import annotations
 
 import inspect
+import socket
 import threading
 import time
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -154,6 +155,24 @@ def boundable_network_stream(request: Any, response: Any) -> Tuple[bool, Any]:
     if stream is None or not hasattr(stream, "__dict__") or not _read_takes_timeout(stream):
         return True, None
     return True, stream
+
+
+def ensure_nodelay(network_stream: Any) -> None:
+    """Sets TCP_NODELAY on the connection's socket where it is not set.
+
+    httpcore >= 0.17 sets it on every TCP connection, and asyncio's and trio's streams set it; httpcore
+    0.16's sync backend (Debian 12's python3-httpcore) does not. There, a request with a body on a
+    reused connection writes its headers and its body separately, and the body waits for the server's
+    delayed ACK (about 40 ms on Linux): reuse would trade a handshake for that stall.
+    """
+    try:
+        sock = network_stream.get_extra_info("socket")
+        if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+            return
+        if not sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except Exception:
+        pass
 
 
 class BoundedRead:

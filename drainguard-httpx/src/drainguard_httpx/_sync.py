@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 import httpx
 
-from ._bounds import Budget, BoundedRead, DrainStats, boundable_network_stream, check_bounds
+from ._bounds import Budget, BoundedRead, DrainStats, boundable_network_stream, check_bounds, ensure_nodelay
 
 __all__ = ["DrainingTransport"]
 
@@ -46,6 +46,8 @@ class DrainingTransport(httpx.BaseTransport):
         response = self._inner.handle_request(request)
         wrap, network_stream = boundable_network_stream(request, response)
         if wrap and isinstance(response.stream, httpx.SyncByteStream):
+            if network_stream is not None:
+                ensure_nodelay(network_stream)
             response.stream = _DrainingStream(response.stream, network_stream, self)
         return response
 
