@@ -28,7 +28,8 @@ const missing = pythonHttpxMissing() ?? pytestMissing(PYTHON);
 const trioMissing = missing ? null : pythonTrioMissing();
 const modern = modernPython();
 const modernMissing = 'missing' in modern ? modern.missing : pytestMissing(modern.python);
-const pipMissing = missing ? null : spawnSync(PYTHON, ['-c', 'import pip, setuptools'], { encoding: 'utf8' }).status === 0 ? null : `${PYTHON} cannot import pip and setuptools (apt-get install python3-pip python3-setuptools)`;
+const pipWorks = spawnSync(PYTHON, ['-m', 'pip', '--version'], { encoding: 'utf8' }).status === 0 && spawnSync(PYTHON, ['-c', 'import setuptools'], { encoding: 'utf8' }).status === 0;
+const pipMissing = missing || pipWorks ? null : `${PYTHON} has no pip or setuptools (apt-get install python3-pip python3-setuptools)`;
 
 function runPytest(python: string): Promise<{ code: number; output: string }> {
   const args = ['-m', 'pytest', path.join(PACKAGE, 'tests'), '-q', '-rs', '-p', 'no:cacheprovider', '-W', 'ignore::DeprecationWarning'];
