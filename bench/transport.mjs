@@ -8,9 +8,11 @@
 // server counts connections, requests and bodies closed before their end, for a body that ends 20 ms after the
 // terminal event and for each hostile one. Prints a table, or with --json
 // { calls, rttMs, node, runs: [{ sdk, mode, transport, connections, requests, closedEarly, p50Ms, p95Ms, hung, error, sameResults }] }.
-// Exit codes: 0 ok, 1 a run failed or the transport changed what a call returned, 2 usage error.
+// An SDK's own error (the same with and without the transport, e.g. on a reset) is shown, not a failure. Exit codes:
+// 0 ok, 1 a client process crashed or the transport changed what the calls did (results, an error, a hang), 2 usage error.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify, isDeepStrictEqual } from 'node:util';
@@ -35,6 +37,8 @@ const USAGE = `usage: npm run bench:transport -- [options]
   --sdks LIST            comma-separated, of ${Object.keys(SDKS).join(', ')} (default all)
   --modes LIST           comma-separated, of ${Object.keys(MODES).join(', ')} (default all)
   --call-timeout-ms MS   a call still running after this is aborted and the run marked hung (default 3000)
+  --tls                  TLS between the SDK and the proxy (self-signed, needs openssl; the SDK process
+                         trusts it through NODE_EXTRA_CA_CERTS)
   --node PATH            the node binary that runs the SDKs (default this one)
   --json                 print the runs as JSON
   --help`;
@@ -56,6 +60,7 @@ try {
       'call-timeout-ms': { type: 'string', default: '3000' },
       node: { type: 'string', default: process.execPath },
       json: { type: 'boolean', default: false },
+      tls: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }).values;
@@ -88,19 +93,33 @@ const sdkCorpus = {
 };
 installCorpus(note, sdkCorpus);
 const nodeVersion = (await promisify(execFile)(flags.node, ['--version'], { encoding: 'utf8' })).stdout.trim();
+// With --tls, the proxy's certificate for the SDK processes to trust (each proxy makes its own: written per run).
+const caDir = flags.tls ? mkdtempSync(path.join(tmpdir(), 'drainguard-bench-ca-')) : undefined;
+let tlsUsed = flags.tls;
+
+const CRASHED = 'the client process failed: ';
 
 /** One run: the SDK's calls in a fresh process against a fresh server and proxy. */
 async function run(sdk, mode, transport) {
   const server = await startSdkServer({ api: SDKS[sdk].api, mode });
-  const proxy = await startDelayProxy({ target: server.url, rttMs });
+  const proxy = await startDelayProxy({ target: server.url, rttMs, tls: tlsUsed });
+  const env = { ...process.env };
+  if (tlsUsed && !proxy.tls) {
+    note(`TLS skipped: ${proxy.tlsSkipReason}`);
+    tlsUsed = false;
+  } else if (proxy.ca && caDir) {
+    const caFile = path.join(caDir, 'ca.pem');
+    writeFileSync(caFile, proxy.ca);
+    env.NODE_EXTRA_CA_CERTS = caFile;
+  }
   try {
     const args = [...(transport ? ['--import', pathToFileURL(register).href] : []), path.join(ROOT, 'bench', 'transport-sdks', 'client.mjs'), sdk, proxy.url, String(calls), String(callTimeoutMs), sdkCorpus.cache];
     let out;
     try {
-      const { stdout } = await promisify(execFile)(flags.node, args, { encoding: 'utf8', timeout: calls * callTimeoutMs + 30_000, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout } = await promisify(execFile)(flags.node, args, { env, encoding: 'utf8', timeout: calls * callTimeoutMs + 30_000, maxBuffer: 16 * 1024 * 1024 });
       out = JSON.parse(stdout);
     } catch (error) {
-      out = { latenciesMs: [], results: [], hung: false, error: `the client process failed: ${String(error.stderr || error.message).trim().split('\n').at(-1)}` };
+      out = { latenciesMs: [], results: [], hung: false, error: `${CRASHED}${String(error.stderr || error.message).trim().split('\n').at(-1)}` };
     }
     // Let the server see the closes of a process that just exited.
     await server.waitFor((s) => s.finished + s.closedEarly >= s.requests, 1000).catch(() => {});
@@ -133,32 +152,36 @@ for (const sdk of sdks) {
     if (process.stderr.isTTY) note(`bench:transport: ${sdk}, body ${mode}…`);
     const without = await run(sdk, mode, false);
     const withTransport = await run(sdk, mode, true);
-    // The transport must not change what a call returns.
+    // The transport must not change what the calls do: the same results, the same error, a hang only where there was one.
     const sameResults = isDeepStrictEqual(without.results, withTransport.results);
     for (const result of [without, withTransport]) {
-      if (result.error) {
-        note(`${sdk}, ${mode}, ${result.transport ? 'with' : 'without'} the transport: ${result.error}`);
-        failed = true;
-      }
+      if (result.error) note(`${sdk}, ${mode}, ${result.transport ? 'with' : 'without'} the transport: ${result.error}`);
+      if (result.error?.startsWith(CRASHED)) failed = true;
       const { results, ...row } = result;
       runs.push({ ...row, sameResults });
     }
-    if (!sameResults) {
-      note(`${sdk}, ${mode}: the calls returned different results with the transport`);
+    const changed = [
+      !sameResults && 'the calls returned different results',
+      without.error !== withTransport.error && 'the calls ended with a different error',
+      without.hung !== withTransport.hung && `a call hung ${withTransport.hung ? 'only with' : 'only without'} it`,
+    ].filter(Boolean);
+    if (changed.length > 0) {
+      note(`${sdk}, ${mode}: with the transport ${changed.join(', ')}`);
       failed = true;
     }
   }
 }
 
-if (flags.json) process.stdout.write(`${JSON.stringify({ calls, rttMs, node: nodeVersion, runs })}\n`);
+if (caDir) rmSync(caDir, { recursive: true, force: true });
+if (flags.json) process.stdout.write(`${JSON.stringify({ calls, rttMs, tls: tlsUsed, node: nodeVersion, runs })}\n`);
 else process.stdout.write(table());
 process.exitCode = failed ? 1 : 0;
 
 function table() {
   const cell = (run) => {
-    if (run.error) return 'error';
-    const p50 = run.p50Ms === null ? '-' : String(run.p50Ms);
-    return `${run.connections} / ${p50}${run.hung ? ` (hung at call ${run.calls + 1})` : ''}${run.closedEarly > 0 ? ` / ${run.closedEarly} closed early` : ''}`;
+    if (run.error) return `error after ${run.calls} calls: ${run.error.slice(0, 40)}`;
+    if (run.hung) return `${run.connections} / hung at call ${run.calls + 1}`;
+    return `${run.connections} / ${run.p50Ms}${run.closedEarly > 0 ? ` / ${run.closedEarly} closed early` : ''}`;
   };
   const rows = [['sdk', 'after the terminal event', 'without: connections / p50 ms', 'with drainguard/undici']];
   for (let i = 0; i < runs.length; i += 2) rows.push([runs[i].sdk, MODES[runs[i].mode], cell(runs[i]), cell(runs[i + 1])]);
@@ -171,12 +194,13 @@ function table() {
   );
   const legend = sdks.map((sdk) => `  ${sdk}: ${SDKS[sdk].label}`);
   return [
-    `drainguard transport bench: ${calls} sequential calls per run, RTT ${rttMs} ms, ${nodeVersion}; connections and closes counted by the server`,
+    `drainguard transport bench: ${calls} sequential calls per run, RTT ${rttMs} ms, TLS ${tlsUsed ? 'on' : 'off'}, ${nodeVersion}; connections and closes counted by the server`,
     ...legend,
     '',
     ...lines,
     '',
     `A hung run stopped at its first call still running after ${callTimeoutMs} ms (the SDK waits for the end of the body).`,
+    'An error is the SDK\'s own, thrown by a call (the same with and without the transport unless said on stderr).',
     '',
   ].join('\n');
 }

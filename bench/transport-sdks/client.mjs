@@ -84,15 +84,19 @@ try {
   for (let i = 0; i < calls; i++) {
     const signal = AbortSignal.timeout(callTimeoutMs);
     const started = performance.now();
+    let result;
     try {
-      out.results.push(await call(signal));
+      result = await call(signal);
     } catch (error) {
-      if (signal.aborted) {
-        out.hung = true;
-        break;
-      }
-      throw error;
+      if (!signal.aborted) throw error;
     }
+    // Some SDKs end a stream quietly when it is aborted (the Anthropic SDK's iterator returns): a call that ran into
+    // the time limit hung, whatever it returned.
+    if (signal.aborted) {
+      out.hung = true;
+      break;
+    }
+    out.results.push(result);
     out.latenciesMs.push(performance.now() - started);
   }
 } catch (error) {
