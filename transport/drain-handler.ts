@@ -76,7 +76,9 @@ export class DrainOnAbortHandler implements Handler {
   #reusable = false;
   #contentLength: number | undefined;
   #received = 0;
-  #drained = 0;
+  /** A drain was started: the consumer has been told of its abort, and hears nothing more. */
+  #drainStarted = false;
+  #drainedBytes = 0;
   #aborted = false;
   #reason: Error | null = null;
   #timer: NodeJS.Timeout | undefined;
@@ -125,8 +127,8 @@ export class DrainOnAbortHandler implements Handler {
 
   onResponseData(_controller: Controller, chunk: Buffer): void {
     if (this.#phase === 'draining') {
-      this.#drained += chunk.length;
-      if (this.#drained > this.#bounds.maxBytes) this.#giveUp('max-bytes');
+      this.#drainedBytes += chunk.length;
+      if (this.#drainedBytes > this.#bounds.maxBytes) this.#giveUp('max-bytes');
       return;
     }
     if (this.#phase === 'over') return;
@@ -150,7 +152,7 @@ export class DrainOnAbortHandler implements Handler {
       return;
     }
     // The drain gave up and aborted: the consumer was told about its own abort already.
-    if (this.#phase === 'over' && this.#aborted && this.#reusable) return;
+    if (this.#drainStarted) return;
     this.#phase = 'over';
     this.#upper.onResponseError?.(this.#controller, error);
   }
@@ -162,10 +164,7 @@ export class DrainOnAbortHandler implements Handler {
     const error = reason ?? new errors.RequestAbortedError();
     this.#reason = error;
     if (this.#phase === 'response' && this.#reusable && this.#withinBounds()) this.#drain(error);
-    else {
-      this.#reusable = false;
-      this.#lower?.abort(error);
-    }
+    else this.#lower?.abort(error);
   }
 
   #withinBounds(): boolean {
@@ -176,6 +175,7 @@ export class DrainOnAbortHandler implements Handler {
 
   #drain(error: Error): void {
     this.#phase = 'draining';
+    this.#drainStarted = true;
     this.#timer = setTimeout(() => this.#giveUp('timeout'), this.#bounds.timeoutMs);
     // The drain never keeps a process alive by itself.
     this.#timer.unref();
@@ -202,7 +202,7 @@ export class DrainOnAbortHandler implements Handler {
     if (!onDrain) return;
     const { origin = '', path } = this.#request;
     try {
-      onDrain({ outcome, bytes: this.#drained, origin: String(origin), path, ...(error ? { error } : {}) });
+      onDrain({ outcome, bytes: this.#drainedBytes, origin: String(origin), path, ...(error ? { error } : {}) });
     } catch {
       // a report is not worth an error in undici's parser
     }
