@@ -154,7 +154,7 @@ Exit codes: 0 stopped by a signal, 1 could not listen, 2 usage error.
 `;
 
 export const PROVE_USAGE = `Usage: drainguard prove [--calls N] [--modes LIST] [--timeout-ms N] [--markdown | --json]
-                        [server options] -- <command> [args...]
+                        [--transport] [server options] -- <command> [args...]
 
 Runs the command once per mode, each time against a fresh test server (the
 one drainguard serve starts), and prints a table: requests, TCP connections,
@@ -174,6 +174,11 @@ Options:
                          (default 20000)
   --markdown             print the table as Markdown (for a pull request)
   --json                 print { command, calls, format, timeoutMs, runs }
+  --transport            run each mode twice, the second time with drainguard/undici
+                         installed in every Node process the command starts
+                         (NODE_OPTIONS=--import=drainguard/undici/register): the
+                         effect of the transport on your calls, with no change to
+                         them (Node commands only)
 ${SERVER_OPTIONS}
   -h, --help             show this help
   --version              print the version
