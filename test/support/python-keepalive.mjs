@@ -42,7 +42,7 @@ export function modernPython() {
 
 /**
  * @param {{ clientPath: string, plan: { url: string, calls: number }[], backend?: string, python?: string, timeoutMs?: number, pool?: number }} options
- * @returns {Promise<{ runs: import('./python-keepalive.d.mts').PythonRun[] }>}
+ * @returns {Promise<{ runs: import('./python-keepalive.d.mts').PythonRun[], maxrss_kb: number }>}
  */
 export function runPythonPlan({ clientPath, plan, backend = 'asyncio', python = PYTHON, timeoutMs = 60_000, pool = 1 }) {
   const args = [HARNESS, '--backend', backend, '--pool', String(pool), clientPath, ...plan.flatMap(({ url, calls }) => [url, String(calls)])];
