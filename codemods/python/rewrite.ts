@@ -451,21 +451,24 @@ function enclosingLoop(node: Node, body: Node): Node | null {
 function handedOn(fn: Node, loop: Node): string | null {
   const body = fn.childForFieldName('body');
   if (!body || functionYieldsOrReturnsValue(body)) return null;
+  const isChannel = (node: Node | null): node is Node => node !== null && (node.type === 'identifier' || node.type === 'attribute') && HAND_ON_NAME.test(lastName(node));
   let channel: string | null = null;
-  const named_ = (node: Node | null): boolean => node !== null && (node.type === 'identifier' || node.type === 'attribute') && HAND_ON_NAME.test(lastName(node));
-  const visit = (node: Node): void => {
-    forEachCall(node, (call) => {
-      if (channel) return;
-      const callee = call.childForFieldName('function');
-      const receiver = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
-      if (callee?.type === 'attribute' && HAND_ON_METHODS.has(lastName(callee)) && named_(receiver)) channel = receiver!.text;
-      for (const argument of named(call.childForFieldName('arguments'))) {
-        const value = argument.type === 'keyword_argument' ? argument.childForFieldName('value') : argument;
-        if (!channel && named_(value)) channel = value!.text;
+  forEachCall(loop.childForFieldName('body') ?? loop, (call) => {
+    if (channel) return;
+    const callee = call.childForFieldName('function');
+    const receiver = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+    if (callee && HAND_ON_METHODS.has(lastName(callee)) && isChannel(receiver)) {
+      channel = receiver.text;
+      return;
+    }
+    for (const argument of named(call.childForFieldName('arguments'))) {
+      const value = argument.type === 'keyword_argument' ? argument.childForFieldName('value') : argument;
+      if (isChannel(value)) {
+        channel = value.text;
+        return;
       }
-    });
-  };
-  visit(loop.childForFieldName('body') ?? loop);
+    }
+  });
   return channel;
 }
 

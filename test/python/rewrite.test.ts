@@ -201,6 +201,40 @@ describe('the drain budget and byte limit', () => {
   });
 });
 
+describe('which budget a site gets', () => {
+  const reader = (head: string, hand: string, tail = '') =>
+    lines(
+      'import httpx',
+      '',
+      '',
+      `${head}`,
+      '    with client.stream("GET", url) as response:',
+      '        for line in response.iter_lines():',
+      '            if line == "data: [DONE]":',
+      '                break',
+      `            ${hand}`,
+      ...(tail ? [tail] : []),
+    );
+
+  it('the whole budget where the loop handed its messages on and the function returns nothing; the short wait everywhere else', async () => {
+    const handed = await rewriteIn({}, 'client.py', reader('def pump(client: httpx.Client, url: str, queue) -> None:', 'queue.put_nowait(line)'));
+    expect(handed.sites).toEqual([{ line: 8, column: 17, status: 'fixed', reason: 'drains after the loop handed its messages on to `queue`, so the caller does not wait for it: up to 1000 ms (--drain-timeout-ms)' }]);
+    expect(handed.output).toContain('                _drain_response(response, line_iterator, budget=1.0)\n');
+    const given = await rewriteIn({}, 'client.py', reader('def pump(client: httpx.Client, url: str, handle, self) -> None:', 'handle(line, self.read_stream_writer)'));
+    expect(given.sites[0].reason).toBe('drains after the loop handed its messages on to `self.read_stream_writer`, so the caller does not wait for it: up to 1000 ms (--drain-timeout-ms)');
+    // A generator's consumer waits for it; so does the caller of a function that returns a value; a client's send() is no hand-over.
+    for (const [head, hand, tail] of [
+      ['def pump(client: httpx.Client, url: str, queue):', 'yield queue.put_nowait(line)', ''],
+      ['def pump(client: httpx.Client, url: str, queue) -> int:', 'queue.put_nowait(line)', '    return 1'],
+      ['def pump(client: httpx.Client, url: str) -> None:', 'client.send(client.build_request("POST", url, content=line))', ''],
+    ]) {
+      const inline = await rewriteIn({}, 'client.py', reader(head, hand, tail));
+      expect(inline.sites, head).toEqual([{ line: 8, column: 17, status: 'fixed' }]);
+      expect(inline.output, head).toContain('                _drain_response(response, line_iterator)\n');
+    }
+  });
+});
+
 describe('imports and layout', () => {
   it('merges a name into a parenthesized from-import in its sorted place, and wraps a long signature as ruff formats it', async () => {
     const input = lines(
