@@ -73,6 +73,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     drainBounds({
       drainTimeoutMs: args.drainTimeoutMs ?? choice?.existing?.bounds.drainTimeoutMs,
       drainMaxBytes: args.drainMaxBytes ?? choice?.existing?.bounds.drainMaxBytes,
+      drainWaitMs: args.drainWaitMs,
     });
 
   let interrupted = false;

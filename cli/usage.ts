@@ -58,7 +58,7 @@ text to parse; the output is the same).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
-                      [--drain-max-bytes N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
+                      [--drain-max-bytes N] [--drain-wait-ms N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
                       [--close-method NAME]... [--helper-path PATH] [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
@@ -78,6 +78,10 @@ Options:
                          reported on every site as unbounded)
   --drain-max-bytes N    the drain's byte limit (default 131072, as undici's
                          body.dump(); 0 = no byte limit)
+  --drain-wait-ms N      the budget of a drain the caller waits for (Python: a
+                         generator or with block that drains before it returns;
+                         default 50, at most --drain-timeout-ms; 0 = the whole
+                         --drain-timeout-ms)
   --helper-path PATH     the helper module the rewritten files import (a file,
                          or a directory for drain-body.ts/.js; default: the
                          existing one, else drain-body.ts/.js in the rewritten
