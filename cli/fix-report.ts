@@ -18,9 +18,26 @@ export interface FixSummary {
   fixed: number;
   manual: number;
   errors: number;
+  /** After Ctrl-C: the phase it stopped, and how many files it had to write that it did not write. */
+  interrupted?: { phase: FixPhase; filesNotWritten: number };
 }
 
-export function summarize(files: readonly FileReport[], filesScanned: number): FixSummary {
+/** What `fix` was doing: reading and rewriting in memory, formatting, type-checking, writing. */
+export type FixPhase = 'reading' | 'formatting' | 'type-checking' | 'writing';
+
+/**
+ * The repository's formatter could not be run on files `fix` wrote: which configuration, why, and what formats them
+ * (`run`, the files' paths included).
+ */
+export interface FormattingReport {
+  formatter: string;
+  config: string;
+  reason: string;
+  files: string[];
+  run: string;
+}
+
+export function summarize(files: readonly FileReport[], filesScanned: number, interrupted?: FixSummary['interrupted']): FixSummary {
   const sites = files.flatMap((file) => file.sites);
   return {
     filesScanned,
@@ -28,6 +45,7 @@ export function summarize(files: readonly FileReport[], filesScanned: number): F
     fixed: sites.filter((site) => site.status === 'fixed').length,
     manual: sites.filter((site) => site.status === 'manual').length,
     errors: files.filter((file) => file.error !== undefined).length,
+    ...(interrupted ? { interrupted } : {}),
   };
 }
 
@@ -50,8 +68,8 @@ export function colorDiff(diff: string): string {
     .join('\n');
 }
 
-/** The human report: one line per site or failed file, then the totals. */
-export function humanReport(files: readonly FileReport[], summary: FixSummary, cwd: string, dry: boolean): string {
+/** The human report: one line per site or failed file, one per formatter that could not run, then the totals. */
+export function humanReport(files: readonly FileReport[], summary: FixSummary, cwd: string, dry: boolean, formatting: readonly FormattingReport[] = []): string {
   const out: string[] = [];
   for (const file of files) {
     const shown = path.relative(cwd, file.path) || file.path;
@@ -60,6 +78,13 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
     for (const site of file.sites) {
       out.push(`${shown}:${site.line}:${site.column}  ${site.status}${site.reason ? `  ${site.reason}` : ''}`);
     }
+  }
+  for (const problem of formatting) {
+    const count = `${problem.files.length} ${dry ? 'changed' : 'written'} file${problem.files.length === 1 ? '' : 's'}`;
+    out.push(
+      `${path.relative(cwd, problem.config) || problem.config}  not formatted: ${problem.reason}. ` +
+        `${count} laid out as drainguard writes them (the settings the configuration states, else the file's own style): run the repository's formatter on ${problem.files.length === 1 ? 'it' : 'them'}: ${problem.run}`,
+    );
   }
   const totals =
     `${summary.filesScanned} file${summary.filesScanned === 1 ? '' : 's'} scanned, ${summary.sitesFound} site${summary.sitesFound === 1 ? '' : 's'}: ` +
