@@ -97,12 +97,15 @@ function run(bin: string, args: string[], cwd: string, input: string, signal?: A
   });
 }
 
-/** What a formatter's failure says: its own message (the lines of its output, joined), else how it ended. */
-function failureOf(error: Error & { code?: unknown; killed?: boolean; signal?: unknown }, output: string): string {
+/**
+ * What a formatter's failure says: its own message, on one line (without prettier's `[error]` prefixes, stack frames
+ * and the caret under a quoted line), else how it ended.
+ */
+function failureOf(error: Error & { code?: unknown; killed?: boolean }, output: string): string {
   const said = output
     .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean)
+    .map((line) => line.replace(/^\[(?:error|warn)\]\s?/, '').trim())
+    .filter((line) => line !== '' && !/^at\s/.test(line) && !/^\^+$/.test(line))
     .join(' ');
   if (said) return said.length > 600 ? `${said.slice(0, 600)}…` : said;
   if (error.killed) return `no answer within ${TIMEOUT_MS / 1000} s`;
@@ -123,7 +126,7 @@ function stateOf(found: FormatterAt, file: string, signal?: AbortSignal): Promis
 
 async function probe(found: FormatterAt, file: string, signal?: AbortSignal): Promise<FormatProblem | null> {
   const { formatter, bin, config, cwd } = found;
-  const command = [bin ? path.relative(process.cwd(), bin) || bin : `npx ${formatter.bin}`, ...formatter.write];
+  const command = [...(bin ? [path.relative(process.cwd(), bin) || bin] : ['npx', formatter.bin]), ...formatter.write];
   if (!bin) return { formatter: formatter.name, config, reason: `${formatter.name} is not installed here (no node_modules/.bin/${formatter.bin})`, command };
   const result = await run(bin, formatter.args(file), cwd, '', signal);
   return result.ok ? null : { formatter: formatter.name, config, reason: `${formatter.name} cannot load its configuration: ${result.reason}`, command };

@@ -80,16 +80,22 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
     }
   }
   for (const problem of formatting) {
-    const count = `${problem.files.length} ${dry ? 'changed' : 'written'} file${problem.files.length === 1 ? '' : 's'}`;
+    const files = `${problem.files.length} ${dry ? 'changed' : 'written'} file${problem.files.length === 1 ? '' : 's'}`;
+    const reason = problem.reason.split(`${cwd}${path.sep}`).join('');
     out.push(
-      `${path.relative(cwd, problem.config) || problem.config}  not formatted: ${problem.reason}. ` +
-        `${count} laid out as drainguard writes them (the settings the configuration states, else the file's own style): run the repository's formatter on ${problem.files.length === 1 ? 'it' : 'them'}: ${problem.run}`,
+      `${path.relative(cwd, problem.config) || problem.config}  not formatted: ${reason.replace(/[.:]?$/, ';')} ` +
+        `${files} laid out as drainguard writes them (the settings the configuration states, else the file's own style): ` +
+        `run the repository's formatter on ${problem.files.length === 1 ? 'it' : 'them'}: ${problem.run}`,
     );
   }
   const totals =
     `${summary.filesScanned} file${summary.filesScanned === 1 ? '' : 's'} scanned, ${summary.sitesFound} site${summary.sitesFound === 1 ? '' : 's'}: ` +
     `${summary.fixed} fixed, ${summary.manual} manual, ${summary.errors} error${summary.errors === 1 ? '' : 's'}`;
-  out.push(dry ? `${totals} (dry run: nothing written)` : totals);
+  const { interrupted } = summary;
+  if (interrupted) {
+    const notWritten = `${interrupted.filesNotWritten} file${interrupted.filesNotWritten === 1 ? '' : 's'} not written`;
+    out.push(`${totals} (interrupted while ${interrupted.phase === 'reading' ? 'reading the files' : interrupted.phase}: ${dry ? 'dry run, nothing written' : notWritten})`);
+  } else out.push(dry ? `${totals} (dry run: nothing written)` : totals);
   return `${out.join('\n')}\n`;
 }
 

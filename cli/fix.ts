@@ -176,7 +176,6 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
     if (!(error instanceof VerificationInterrupted)) throw error;
   } finally {
     show('');
-    if (progress) process.stderr.write(CLEAR_LINE);
   }
 
   const writing = rewritten.filter((entry) => entry.output !== null);
@@ -207,6 +206,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   const written: Array<{ path: string; problem?: FormatProblem }> = [];
   const unwritten = new Set<string>();
   let notWritten = 0;
+  let writes = 0;
   for (const module of modules) {
     if (signal.aborted) {
       notWritten++;
@@ -242,6 +242,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
       continue;
     }
     if (!args.dry) {
+      show(`writing [${++writes}/${writing.length}] ${path.relative(cwd, entry.file)}`);
       try {
         await writeFileAtomic(entry.file, entry.output, { encoding: 'utf8' });
       } catch (error) {
@@ -253,6 +254,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
     written.push({ path: entry.file, problem: entry.formatProblem });
     showDiff(report);
   }
+  show('');
   const stoppedIn = signal.aborted ? phase : undefined;
   // After Ctrl-C, only what was written: a file with nothing to write, or not reached, is for the next run.
   if (stoppedIn) reports = args.dry ? [] : reports.filter((report) => report.changed);
