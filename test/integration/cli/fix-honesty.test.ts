@@ -17,7 +17,6 @@ const TOOLS = { typescript: '6.0.3', oxfmt: '0.62.0' };
 const CACHE = process.env.DRAINGUARD_FIX_TOOLS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'drainguard-fix-tools');
 const CLI = join(ROOT, 'dist/cli.js');
 const FIXTURE = join(ROOT, 'fixtures/01-ts-while-reader-cancel-return');
-const input = readFileSync(join(FIXTURE, 'input.ts'), 'utf8');
 const output = readFileSync(join(FIXTURE, 'output.ts'), 'utf8');
 /** The tools' commands, and the formatter's `#!/usr/bin/env node`, run on the Node.js that runs the tests. */
 const env = userEnv({ PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` });
