@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { SiteResult } from '../codemods/rewrite.js';
+import { statusText } from '../rules/contract/fix-report.js';
 
 export interface FileReport {
   path: string;
@@ -76,7 +77,7 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
     if (file.error !== undefined) out.push(`${shown}  error  ${file.error}`);
     else if (file.helper) out.push(`${shown}  helper module ${file.helper}${dry ? ' (not written)' : ''}`);
     for (const site of file.sites) {
-      out.push(`${shown}:${site.line}:${site.column}  ${site.status}${site.reason ? `  ${site.reason}` : ''}`);
+      out.push(`${shown}:${site.line}:${site.column}  ${statusText(site)}${site.reason ? `  ${site.reason}` : ''}`);
     }
   }
   for (const problem of formatting) {

@@ -24,6 +24,8 @@ function bodyLabel(mode: AfterTerminal, server: StreamServerOptions): string {
       return `keep-alive every ${server.trickleIntervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS} ms`;
     case 'flood':
       return 'floods bytes';
+    case 'endless':
+      return 'one endless line';
     case 'reset':
       return `connection reset ${tail} ms later`;
   }

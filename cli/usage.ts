@@ -128,7 +128,7 @@ const SERVER_OPTIONS = `  --format <name>        sse (default: data: [DONE] ends
                          "events": N or [payloads], "terminal", "tail",
                          "tailDelayMs", ...}); flags override it`;
 
-export const SERVE_USAGE = `Usage: drainguard serve [--mode end|silent|trickle|flood|reset] [--format sse|ndjson|jsonrpc]
+export const SERVE_USAGE = `Usage: drainguard serve [--mode end|silent|trickle|flood|endless|reset] [--format sse|ndjson|jsonrpc]
                         [--events N] [--port N] [--script FILE] [options]
 
 A streaming HTTP/1.1 test server on 127.0.0.1 that counts connections, for
@@ -143,7 +143,8 @@ SIGTERM.
 Options:
   --mode <name>          after the terminal event: end (default: the body ends
                          shortly after), silent (held open), trickle (keep-alive
-                         comments), flood (filler bytes) or reset (TCP RST)
+                         comments), flood (filler bytes), endless (one line
+                         that never ends) or reset (TCP RST)
   --port N               the port (default 0: any free port)
   --keep-alive-timeout-ms N  idle keep-alive connections close after this long
                          (default 5000)
@@ -164,13 +165,13 @@ and the command's exit status. The command makes its calls, one after the
 other, to the URL in its environment:
   DRAINGUARD_URL        the server (http://127.0.0.1:PORT; any path works)
   DRAINGUARD_CALLS      how many calls to make (--calls)
-  DRAINGUARD_MODE       this run's mode (end, silent, trickle, flood, reset)
+  DRAINGUARD_MODE       this run's mode (end, silent, trickle, flood, endless, reset)
   DRAINGUARD_STATS_URL  the server's counts as JSON
 
 Options:
   --calls N              calls per run (default 10)
   --modes LIST           comma-separated modes to run (default
-                         end,silent,trickle,flood,reset)
+                         end,silent,trickle,flood,endless,reset)
   --timeout-ms N         a run still going after this long is killed
                          (default 20000)
   --markdown             print the table as Markdown (for a pull request)

@@ -66,7 +66,7 @@ async function transform(file: FileInfo, api: Api, options: Record<string, unkno
   if (result.parseError) throw new SyntaxError(`${file.path}: ${result.parseError}`);
   for (const site of result.sites) {
     if (site.status === 'manual' || site.reason) {
-      api.report?.(`${file.path}:${site.line}:${site.column} ${site.status}${site.reason ? `: ${site.reason}` : ''}`);
+      api.report?.(`${file.path}:${site.line}:${site.column} ${site.bound ? `${site.status} (bounded by ${site.bound})` : site.status}${site.reason ? `: ${site.reason}` : ''}`);
     }
   }
   return result.output ?? undefined;

@@ -29,7 +29,7 @@ export interface RewriteResult extends FileRewrite {
 const BOM = '\uFEFF';
 export const UNBOUNDED_REASON = 'unbounded: --drain-timeout-ms 0 drains without a budget, so a server that keeps the body open keeps the drain (in the background) open too';
 export const MESSAGES_NOTE =
-  "bounded by time only against filler: the drain reads on through the parser's iterator and counts the messages it yields, not the body's bytes, so a body that floods with what the parser drops (comments, keep-alives) is read until the time budget";
+  "the drain reads on through the parser's messages, not the body's bytes, so its byte limit never sees what the parser drops (comments, keep-alives): it stops at a quarter of the time budget";
 
 /** Where a site is reported: a jump rewritten with the close right before it (`body.destroy(); return;`) is part of that close's site. */
 function reportedAt(site: FoundSite): { line: number; column: number } {
@@ -93,10 +93,11 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
   const results: SiteResult[] = [];
   for (const plan of plans) {
     const reason = plan.kind === 'manual' ? plan.reason : rolledBack.get(plan);
-    const siteNotes = effective.drainMaxBytes > 0 && countsMessages(plan) ? [MESSAGES_NOTE, ...notes] : notes;
+    const timeOnly = effective.drainMaxBytes > 0 && countsMessages(plan);
+    const siteNotes = timeOnly ? [MESSAGES_NOTE, ...notes] : notes;
     for (const site of sitesOf(plan)) {
       if (reason !== undefined) results.push({ ...reportedAt(site), status: 'manual', reason });
-      else results.push({ ...reportedAt(site), status: 'fixed', ...(siteNotes.length > 0 ? { reason: siteNotes.join('; ') } : {}) });
+      else results.push({ ...reportedAt(site), status: 'fixed', ...(timeOnly ? { bound: 'time only' as const } : {}), ...(siteNotes.length > 0 ? { reason: siteNotes.join('; ') } : {}) });
     }
   }
   const siteResults = oneResultPerSite(results);
@@ -106,7 +107,7 @@ export function rewrite(source: string, filePath: string, options: RewriteOption
 
 /** The drain reads parsed messages, not the body, so its byte limit does not see what the parser drops. */
 function countsMessages(plan: Plan): boolean {
-  if (plan.kind === 'reader') return plan.method === 'next';
+  if (plan.kind === 'reader') return !plan.bytes;
   return plan.kind === 'loop' && plan.drain.kind === 'iterator' && !plan.drain.bytes;
 }
 

@@ -33,7 +33,7 @@ export interface ReuseReport extends ServerStats {
 export interface PromptReturnOptions {
   /** How long a call may take, and how long after it returned the client may still hold the body (default 2000 ms). */
   withinMs?: number;
-  /** The bodies to try (default all: silent, trickle, flood, reset). */
+  /** The bodies to try (default all: silent, trickle, flood, endless, reset). */
   modes?: readonly HostileMode[];
   /** Options of the stream servers the helper starts (everything but the mode). */
   server?: Omit<StreamServerOptions, 'mode'>;
@@ -51,6 +51,7 @@ const DESCRIBE: Record<HostileMode, string> = {
   silent: 'a body held open silently after its terminal event',
   trickle: 'a body that trickles keep-alive comments after its terminal event',
   flood: 'a body that floods bytes after its terminal event',
+  endless: 'a body that sends one line that never ends after its terminal event',
   reset: 'a connection reset after the terminal event',
 };
 
@@ -149,7 +150,7 @@ export async function expectPromptReturn(call: Call, options: PromptReturnOption
       const outcome = await settleWithin(call, server.url, withinMs);
       const ms = performance.now() - started;
       if (outcome === 'timeout') {
-        const bound = mode === 'flood' ? 'by time and by bytes' : 'by time';
+        const bound = mode === 'flood' || mode === 'endless' ? 'by time and by bytes' : 'by time';
         throw new AssertionError({
           message: `against ${DESCRIBE[mode]}, the call did not return within ${withinMs} ms: bound the drain after the terminal event ${bound}`,
         });

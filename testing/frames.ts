@@ -25,6 +25,12 @@ export function floodChunk(format: BodyFormat): string {
   return line.repeat(FLOOD_CHUNK_BYTES / line.length);
 }
 
+/** One 64 KiB piece of a line that never ends (mode 'endless'): the start of an event whose line break never comes. */
+export function endlessLineChunk(format: BodyFormat, first: boolean): string {
+  const start = first ? (format === 'ndjson' ? '{"text":"' : 'data: ') : '';
+  return start + 'x'.repeat(FLOOD_CHUNK_BYTES - start.length);
+}
+
 /** The generated event `i` of `events` (what a client delivers for it). */
 export function generatedEvent(format: BodyFormat, i: number, events: number, progressToken: string | number): unknown {
   if (format === 'ndjson') return { type: 'delta', index: i, text: `event ${i}` };

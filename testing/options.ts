@@ -3,19 +3,20 @@
 import { BODY_FORMATS, type BodyFormat } from './frames.js';
 
 /** What the server does after the terminal event. */
-export type AfterTerminal = 'end' | 'silent' | 'trickle' | 'flood' | 'reset';
+export type AfterTerminal = 'end' | 'silent' | 'trickle' | 'flood' | 'endless' | 'reset';
 /** The bodies a client must survive after the terminal event. */
 export type HostileMode = Exclude<AfterTerminal, 'end'>;
 
-export const MODES: readonly AfterTerminal[] = ['end', 'silent', 'trickle', 'flood', 'reset'];
-export const HOSTILE_MODES: readonly HostileMode[] = ['silent', 'trickle', 'flood', 'reset'];
+export const MODES: readonly AfterTerminal[] = ['end', 'silent', 'trickle', 'flood', 'endless', 'reset'];
+export const HOSTILE_MODES: readonly HostileMode[] = ['silent', 'trickle', 'flood', 'endless', 'reset'];
 
 export interface StreamServerOptions {
   /**
    * After the terminal event: 'end' writes `tail` after `tailDelayMs` and ends the body (default);
    * 'silent' holds it open and writes nothing; 'trickle' writes a keep-alive comment every
    * `trickleIntervalMs`; 'flood' writes filler as fast as the client reads, `floodBytes` of it, then
-   * holds the body open; 'reset' resets the connection (TCP RST) after `tailDelayMs`.
+   * holds the body open; 'endless' writes one line that never ends (no line break) the same way;
+   * 'reset' resets the connection (TCP RST) after `tailDelayMs`.
    */
   mode?: AfterTerminal;
   /** 'sse' (default; terminal `data: [DONE]`), 'ndjson' (terminal `{"type":"done"}`), 'jsonrpc' (SSE `event: message` frames; terminal: the JSON-RPC reply to the request's id). */
@@ -32,9 +33,9 @@ export interface StreamServerOptions {
   eventDelayMs?: number;
   /** Interval of the keep-alive comments in mode 'trickle', in ms (default 100). */
   trickleIntervalMs?: number;
-  /** Bytes of filler in mode 'flood' (default 64 MiB), after which the body is held open silently. */
+  /** Bytes of filler in modes 'flood' and 'endless' (default 64 MiB), after which the body is held open silently. */
   floodBytes?: number;
-  /** In modes 'silent', 'trickle' and 'flood', the server destroys the response after this long, in ms (default 120000). */
+  /** In modes 'silent', 'trickle', 'flood' and 'endless', the server destroys the response after this long, in ms (default 120000). */
   holdMaxMs?: number;
   /** http.Server keepAliveTimeout, in ms (default 5000). */
   keepAliveTimeoutMs?: number;

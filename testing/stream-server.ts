@@ -2,7 +2,7 @@
 // scripted body, events then the terminal event, and after it what `mode` says (options.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startCountingServer, type CountingServer, type ResponseControl } from './counting-server.js';
-import { CONTENT_TYPES, DEFAULT_TAIL, TRICKLE, floodChunk, frame, generatedEvent, terminalFrame, type BodyFormat } from './frames.js';
+import { CONTENT_TYPES, DEFAULT_TAIL, TRICKLE, endlessLineChunk, floodChunk, frame, generatedEvent, terminalFrame, type BodyFormat } from './frames.js';
 import {
   DEFAULT_TAIL_DELAY_MS,
   DEFAULT_TRICKLE_INTERVAL_MS,
@@ -69,12 +69,12 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
     timers.delete(timer);
   };
 
-  /** Writes filler while the client reads it, up to floodBytes. */
-  const flood = (res: ServerResponse): void => {
-    const chunk = floodChunk(format);
+  /** Writes filler (comment lines, or one endless line) while the client reads it, up to floodBytes. */
+  const flood = (res: ServerResponse, endless: boolean): void => {
     let sent = 0;
     const pump = (): void => {
       while (!res.destroyed && sent < floodBytes) {
+        const chunk = endless ? endlessLineChunk(format, sent === 0) : floodChunk(format);
         const piece = sent + chunk.length <= floodBytes ? chunk : chunk.slice(0, floodBytes - sent);
         sent += piece.length;
         if (!res.write(piece)) {
@@ -112,7 +112,7 @@ export async function startStreamServer(options: StreamServerOptions = {}): Prom
       stop(bound);
       if (trickle) stop(trickle);
     });
-    if (mode === 'flood') flood(res);
+    if (mode === 'flood' || mode === 'endless') flood(res, mode === 'endless');
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, control: ResponseControl): void => {

@@ -41,7 +41,7 @@ async function drain(reader, budgetMs, maxBytes) {
       const { done, value } = await reader.read();
       if (done) return;
       bytes += value.byteLength;
-      if (bytes > maxBytes) return void (await reader.cancel());
+      if (bytes >= maxBytes) return void (await reader.cancel());
     }
   } catch {
     // the budget's cancel, or a connection error after the terminal event

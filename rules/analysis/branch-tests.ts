@@ -3,6 +3,7 @@ import { calleeName, propertyName, unwrap, type Node } from './ast.js';
 import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
 import type { Effect } from './effect.js';
 import { EofTracker } from './eof.js';
+import { flagWrites, placeOf } from './flag-writes.js';
 import type { StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
@@ -59,6 +60,8 @@ export class BranchTestClassifier {
   /** Per function: the label of a terminal test whose branch ends in one of its returns. */
   private readonly terminalReturns = new Map<Node, string | null>();
   private readonly eof: EofTracker;
+  /** Per flag test (an identifier or member node): see setOffTerminalPath; `undefined` while it is being worked out. */
+  private readonly offTerminal = new Map<Node, boolean | undefined>();
 
   constructor(
     private readonly streams: StreamResolver,
@@ -180,9 +183,40 @@ export class BranchTestClassifier {
     if (kind === 'success') return { pos: NONE, neg: KILL_ALL };
     if (tokens.some((token) => matchesTerminal(token, this.terminalPatterns))) {
       const guard = node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.MemberExpression || node.type === AST_NODE_TYPES.PrivateIdentifier;
+      if (guard && this.setOffTerminalPath(node)) return NEUTRAL;
       return { pos: { kind: 'gen', label: this.labelOf(node), ...(guard ? { guard } : {}) }, neg: NONE };
     }
     return NEUTRAL;
+  }
+
+  /**
+   * A flag named for completion that the code sets itself, to `true` only off every terminal event's branch (in a
+   * `finally` or `catch`, on an error or EOF branch, unconditionally): that it is set says nothing about a terminal
+   * event (a download abandoned after another worker failed sets `state.finished` in a `finally`). Every write must be
+   * in sight and a boolean literal; a write in a `switch` case, or under a test that is itself being worked out, counts
+   * as on a terminal event.
+   */
+  private setOffTerminalPath(flag: Node): boolean {
+    if (this.offTerminal.has(flag)) return this.offTerminal.get(flag) ?? false;
+    this.offTerminal.set(flag, undefined);
+    const found = flagWrites(flag, (identifier) => this.streams.variableOf(identifier));
+    let off = false;
+    if (found) {
+      const set = found.writes.filter((write) => !isLiteral(write.value, false));
+      off =
+        set.length > 0 &&
+        set.every((write) => {
+          if (!isLiteral(write.value, true)) return false;
+          const place = placeOf(write.at);
+          if (place.switchCase) return false;
+          return !place.tests.some(({ test, holds }) => {
+            const effects = this.classify(test);
+            return (holds ? effects.pos : effects.neg).kind === 'gen';
+          });
+        });
+    }
+    this.offTerminal.set(flag, off);
+    return off;
   }
 
   /**
@@ -332,6 +366,11 @@ function isClockCall(call: TSESTree.CallExpression): boolean {
 /** `buf.length > 0`, `count < 1`: about emptiness, not a size or count limit. */
 function isEmptinessCheck(node: TSESTree.BinaryExpression): boolean {
   return [node.left, node.right].some((side) => side.type === AST_NODE_TYPES.Literal && (side.value === 0 || side.value === 1));
+}
+
+function isLiteral(node: Node, value: boolean): boolean {
+  const literal = unwrap(node);
+  return literal?.type === AST_NODE_TYPES.Literal && literal.value === value;
 }
 
 function isBooleanLiteralOrNothing(node: Node | null | undefined): boolean {

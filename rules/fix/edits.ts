@@ -33,7 +33,7 @@ export class EditBuilder {
   /** `await reader.cancel();` -> `void drainReader(reader, () => reader.cancel());` (awaited where the reader is read again). */
   reader(plan: ReaderPlan): void {
     const { statement } = plan;
-    const helper = this.helpers.use(plan.method === 'read' ? 'drainReader' : 'drainIterator');
+    const helper = this.helpers.use(plan.method === 'next' ? 'drainIterator' : plan.bytes ? 'drainReader' : 'drainMessages');
     const call = this.call(`${plan.detached ? 'void' : 'await'} ${helper}`, [plan.drained, this.arrow(plan.giveUp, statement)], statement);
     const drained = plan.drained.replace(/[!?]+$/, '');
     const drain: Lines = plan.optional ? [`if (${drained}) {`, [call], '}'] : [call];
@@ -98,7 +98,7 @@ export class EditBuilder {
       } else {
         const rest = this.freshLocal(loop, 'rest');
         const parameter = this.style.arrowParens ? `(${rest})` : rest;
-        drainRest = `${parameter} => ${this.helpers.use('drainIterator')}(${rest}, ${this.arrow(drain.giveUp, loop)})`;
+        drainRest = `${parameter} => ${this.helpers.use(drain.bytes ? 'drainBodyChunks' : 'drainIterator')}(${rest}, ${this.arrow(drain.giveUp, loop)})`;
       }
       declaration = this.call(`const ${name} = ${this.helpers.use('drainable')}`, [source, drainRest], holder);
     }

@@ -38,16 +38,23 @@ function closeOnce(close«: () => unknown»)«: () => Promise<void>» {
   };
 }`;
 
-const DRAIN_CHUNKS = `/** Reads to the end; past the limits, or on a read error, calls close(). */
+const DRAIN_CHUNKS = `/** The drain under way: the next one to start gives it up. */
+let drainUnderWay«: (() => Promise<void>) | undefined»;
+
+/** Reads to the end; past the limits, or on a read error, calls close(). */
 async function drainChunks(
   read«: () => Promise<{ done?: boolean; value?: unknown }>»,
   close«: () => unknown»,
+  timeoutMs«: number»,
 )«: Promise<void>» {
   const giveUp = closeOnce(close);
+  // A body still held when the next stream ends is let go at once: fetch opens
+  // a new connection after a close, which only the calls after it can use.
+  void drainUnderWay?.();
+  drainUnderWay = giveUp;
   const onTimeout = ()«: void» => {
     void giveUp();
   };
-  const { timeoutMs, maxBytes } = DRAIN_LIMITS;
   const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
   const chunks«: AsyncIterable<unknown>» = {
     [Symbol.asyncIterator]: () => ({
@@ -57,11 +64,12 @@ async function drainChunks(
       },
     }),
   };
+  const { maxBytes } = DRAIN_LIMITS;
   let bytes = 0;
   try {
     for await (const chunk of chunks) {
       bytes += chunkSize(chunk);
-      if (maxBytes > 0 && bytes > maxBytes) {
+      if (maxBytes > 0 && bytes >= maxBytes) {
         await giveUp();
         return;
       }
@@ -70,6 +78,9 @@ async function drainChunks(
     await giveUp();
   } finally {
     clearTimeout(timer);
+    if (drainUnderWay === giveUp) {
+      drainUnderWay = undefined;
+    }
   }
 }`;
 
@@ -80,7 +91,17 @@ const DRAIN_READER = `/** Reads a body to its end after the terminal event: its 
   return drainChunks(
     () => reader.read(),
     () => close(reader),
+    DRAIN_LIMITS.timeoutMs,
   );
+}`;
+
+const MESSAGES_BUDGET = `/**
+ * A drain of parsed messages never sees what the parser drops (comments,
+ * keep-alives), so its byte limit cannot stop a flood of them: it gets a
+ * quarter of the time budget.
+ */
+function messagesBudget()«: number» {
+  return DRAIN_LIMITS.timeoutMs / 4;
 }`;
 
 const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */
@@ -90,6 +111,29 @@ const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader()
   return drainChunks(
     () => iterator.next(),
     () => close(iterator),
+    messagesBudget(),
+  );
+}`;
+
+const DRAIN_BODY_CHUNKS = `/** drainReader() for an iterator of the body's chunks. */
+%EXPORT%function drainBodyChunks«<
+  I extends { next: () => Promise<{ done?: boolean; value?: unknown }> },
+>»(iterator«: I», close«: (iterator: I) => unknown»)«: Promise<void>» {
+  return drainChunks(
+    () => iterator.next(),
+    () => close(iterator),
+    DRAIN_LIMITS.timeoutMs,
+  );
+}`;
+
+const DRAIN_MESSAGES = `/** drainIterator() for a reader of parsed messages. */
+%EXPORT%function drainMessages«<
+  R extends { read: () => Promise<{ done?: boolean; value?: unknown }> },
+>»(reader«: R», close«: (reader: R) => unknown»)«: Promise<void>» {
+  return drainChunks(
+    () => reader.read(),
+    () => close(reader),
+    messagesBudget(),
   );
 }`;
 
@@ -132,7 +176,7 @@ const DRAINABLE = `«/** What a \`for await\` over S sees (S itself where it is 
   };
 }`;
 
-const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web one is tapped, else destroyed. */
+const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web one is tapped, else read on. */
 %EXPORT%function drainableBody«<T>»(
   body«: AsyncIterable<T> & { destroy?: () => unknown }»,
 )«: AsyncIterable<T> & { %HAND_OFF%: () => void }» {
@@ -140,11 +184,34 @@ const DRAINABLE_BODY = `/** drainable() for a loop over a body: a web one is tap
     const tapped = tapBody(body);
     return drainable(readChunks(tapped.body), tapped.drain);
   }
-  return drainable(body, (rest) =>
-    drainIterator(rest, () =>
-      body.destroy ? body.destroy() : rest.return?.(),
-    ),
+  return drainable(body, (rest) => drainNodeBody(body, rest));
+}`;
+
+const DRAIN_NODE_BODY = `/** Reads a Node stream's chunks to the end; past the limits, destroys it. */
+function drainNodeBody(
+  body«: { destroy?: () => unknown }»,
+  chunks«: AsyncIterator<unknown>»,
+)«: Promise<void>» {
+  return drainChunks(
+    () => chunks.next(),
+    () => (body.destroy ? body.destroy() : chunks.return?.()),
+    DRAIN_LIMITS.timeoutMs,
   );
+}`;
+
+const DRAIN_OTHER_BODY = `/** A body that is no web stream (a custom fetch's Node stream), read on. */
+function drainOtherBody(body«: unknown»)«: Promise<void>» {
+  if (!isAsyncIterable(body)) {
+    return Promise.resolve();
+  }
+  return drainNodeBody(body, body[Symbol.asyncIterator]());
+}`;
+
+const IS_ASYNC_ITERABLE = `/** What a \`for await\` can read: a Node stream, say. */
+function isAsyncIterable(
+  value«: unknown»,
+)«: value is AsyncIterable<unknown> & { destroy?: () => unknown }» {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }`;
 
 const READ_CHUNKS = `/** A web stream's chunks for \`for await\`, through its reader. */
@@ -176,6 +243,10 @@ const TAP_BODY = `/** A parser's stream fed from the body; drain() reads the res
   body: ReadableStream<T>;
   drain: () => Promise<void>;
 }» {
+  if (!hasReader(body)) {
+    // A custom fetch's Node stream: the parser reads it as before.
+    return { body, drain: () => drainOtherBody(body) };
+  }
   const reader = body.getReader();
   const stream = new ReadableStream«<T>»(
     {
@@ -209,6 +280,11 @@ const TAP_BODY = `/** A parser's stream fed from the body; drain() reads the res
   };
 }`;
 
+const HAS_READER = `/** A web stream, whatever its declared type says. */
+function hasReader(body«: unknown»)«: boolean» {
+  return typeof body === 'object' && body !== null && 'getReader' in body;
+}`;
+
 const TAP_RESPONSE = `/** tapBody() for a parser given a Response: same status and headers. */
 %EXPORT%function tapResponse(response«: Response»)«: {
   response: Response;
@@ -218,6 +294,9 @@ const TAP_RESPONSE = `/** tapBody() for a parser given a Response: same status a
     return { response, drain: () => Promise.resolve() };
   }
   const tapped = tapBody(response.body);
+  if (tapped.body === response.body) {
+    return { response, drain: tapped.drain };
+  }
   return { response: new Response(tapped.body, response), drain: tapped.drain };
 }`;
 
@@ -246,7 +325,7 @@ const DRAIN_NODE_STREAM = `/** In a 'data' handler at the terminal event: reads 
   let bytes = 0;
   stream.on('data', (chunk«: { length: number }») => {
     bytes += chunk.length;
-    if (maxBytes > 0 && bytes > maxBytes) {
+    if (maxBytes > 0 && bytes >= maxBytes) {
       stop();
       void giveUp();
     }
@@ -269,6 +348,13 @@ export type PieceName =
   | 'drainChunks'
   | 'drainReader'
   | 'drainIterator'
+  | 'messagesBudget'
+  | 'drainMessages'
+  | 'drainBodyChunks'
+  | 'drainNodeBody'
+  | 'drainOtherBody'
+  | 'isAsyncIterable'
+  | 'hasReader'
   | 'drainable'
   | 'drainableBody'
   | 'isWebStream'
@@ -291,15 +377,22 @@ const PIECES: Record<PieceName, Piece> = {
   bounds: { template: BOUNDS, uses: [], declares: ['DRAIN_LIMITS'] },
   chunkSize: { template: CHUNK_SIZE, uses: [], declares: ['chunkSize'] },
   closeOnce: { template: CLOSE_ONCE, uses: [], declares: ['closeOnce'] },
-  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize', 'closeOnce'], declares: ['drainChunks'] },
+  drainChunks: { template: DRAIN_CHUNKS, uses: ['bounds', 'chunkSize', 'closeOnce'], declares: ['drainChunks', 'drainUnderWay'] },
   drainReader: { template: DRAIN_READER, uses: ['drainChunks'], declares: ['drainReader'] },
-  drainIterator: { template: DRAIN_ITERATOR, uses: ['drainChunks'], declares: ['drainIterator'] },
+  messagesBudget: { template: MESSAGES_BUDGET, uses: ['bounds'], declares: ['messagesBudget'] },
+  drainIterator: { template: DRAIN_ITERATOR, uses: ['drainChunks', 'messagesBudget'], declares: ['drainIterator'] },
+  drainBodyChunks: { template: DRAIN_BODY_CHUNKS, uses: ['drainChunks'], declares: ['drainBodyChunks'] },
+  drainMessages: { template: DRAIN_MESSAGES, uses: ['drainChunks', 'messagesBudget'], declares: ['drainMessages'] },
   drainable: { template: DRAINABLE, uses: [], declares: ['drainable'] },
-  tapBody: { template: TAP_BODY, uses: ['drainReader'], declares: ['tapBody'] },
+  drainNodeBody: { template: DRAIN_NODE_BODY, uses: ['drainChunks'], declares: ['drainNodeBody'] },
+  isAsyncIterable: { template: IS_ASYNC_ITERABLE, uses: [], declares: ['isAsyncIterable'] },
+  drainOtherBody: { template: DRAIN_OTHER_BODY, uses: ['drainNodeBody', 'isAsyncIterable'], declares: ['drainOtherBody'] },
+  hasReader: { template: HAS_READER, uses: [], declares: ['hasReader'] },
+  tapBody: { template: TAP_BODY, uses: ['drainReader', 'hasReader', 'drainOtherBody'], declares: ['tapBody'] },
   tapResponse: { template: TAP_RESPONSE, uses: ['tapBody'], declares: ['tapResponse'] },
   isWebStream: { template: IS_WEB_STREAM, uses: [], declares: ['isWebStream'] },
   readChunks: { template: READ_CHUNKS, uses: [], declares: ['readChunks'] },
-  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainIterator', 'tapBody', 'isWebStream', 'readChunks'], declares: ['drainableBody'] },
+  drainableBody: { template: DRAINABLE_BODY, uses: ['drainable', 'drainNodeBody', 'tapBody', 'isWebStream', 'readChunks'], declares: ['drainableBody'] },
   isListener: { template: IS_LISTENER, uses: [], declares: ['isListener'] },
   drainNodeStream: { template: DRAIN_NODE_STREAM, uses: ['bounds', 'closeOnce', 'isListener'], declares: ['drainNodeStream'] },
 };
@@ -318,7 +411,8 @@ export const HELPER_IDENTIFIERS: readonly string[] = [...ORDER.flatMap((name) =>
 
 /** The pieces whose declarations `text` holds at its top level (a helper module or a file's own copy, with `suffix`). */
 export function piecesIn(declared: ReadonlySet<string>, suffix = ''): PieceName[] {
-  return ORDER.filter((name) => PIECES[name].declares.every((identifier) => declared.has(`${identifier}${suffix}`)));
+  // By its first name: a piece an earlier version wrote stays as it is (its other names may differ).
+  return ORDER.filter((name) => declared.has(`${PIECES[name].declares[0]}${suffix}`));
 }
 
 /** `wanted` and every piece they use, in module order. */
@@ -379,6 +473,6 @@ export function bytesText(bytes: number): string {
 function stripTypes(text: string): string {
   return text
     .replace(/«[^»]*»/g, '')
-    .replace(/\(\n\s*([^\n()]*),\n\s*([^\n()]*),\n\)/g, '($1, $2)')
+    .replace(/\(\n((?:\s*[^\n(),]*,\n)+)\)/g, (_list, lines: string) => `(${lines.split(',\n').map((line) => line.trim()).filter(Boolean).join(', ')})`)
     .replace(/\(\n\s*([^\n(),]*),?\n\)/g, '($1)');
 }

@@ -12,6 +12,7 @@ import { terminalFlag } from './plan-flag.js';
 import { enclosingFinally, enclosingFunction } from './plan-scope.js';
 import { findReaderInHand, nothingReadsAfter, readsOnInLoop } from './plan-reader.js';
 import { iteratorGiveUp } from './plan-controller.js';
+import { readerYieldsBytes } from './web-body.js';
 import { iteratorTap, type IteratorTap } from './plan-iterator-tap.js';
 import { enclosingAsyncLoopOf, loopDrain, loopProblem, type LoopDrain } from './plan-loop.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
@@ -28,6 +29,8 @@ export interface ReaderPlan {
   /** The drained reader or iterator, as written at the close. */
   drained: string;
   method: 'read' | 'next';
+  /** What it reads is the body's own chunks (see readerYieldsBytes), so the drain's byte limit counts the body. */
+  bytes: boolean;
   giveUp: GiveUp;
   /** The close went through optional chaining (`reader?.cancel()`): drain only when the reader is there. */
   optional: boolean;
@@ -178,6 +181,7 @@ export function planSites(
           statement,
           drained: reader.text,
           method: reader.method,
+          bytes: reader.method === 'read' && readerYieldsBytes(reader.node, sourceCode),
           giveUp,
           optional: isOptionalChain(callee),
           detached,

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyName, unwrap, type Node } from '../analysis/ast.js';
+import { calleeName, propertyName, unwrap, walk, type Node } from '../analysis/ast.js';
 import { variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -131,3 +131,107 @@ function isGlobal(name: string, at: Node, sourceCode: SourceCode): boolean {
   return !variable || variable.defs.length === 0;
 }
 
+
+const READER_TYPES = new Set(['ReadableStreamDefaultReader', 'ReadableStreamReader', 'ReadableStreamBYOBReader']);
+const BYTE_TYPES = new Set(['Uint8Array', 'ArrayBuffer', 'Buffer']);
+
+/**
+ * Whether a reader provably yields the body's own chunks (so a drain of it counts the bytes as they arrive), not
+ * parsed messages: a reader typed as one of bytes (`ReadableStreamDefaultReader<Uint8Array>`), or every value it is
+ * given is `s.getReader()` of a stream typed as bytes (`ReadableStream<Uint8Array>`), of a fetch body, or of some
+ * value's `.body` (the Fetch API's name for the raw body). A reader kept in a field is looked up in the class's
+ * declaration of it.
+ */
+export function readerYieldsBytes(reader: Node, sourceCode: SourceCode): boolean {
+  const node = unwrap(reader);
+  if (node?.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression) {
+    const name = propertyName(node);
+    const body = enclosingClassBody(node);
+    if (!name || !body) return false;
+    const field = classField(body, name);
+    const declared = streamChunkType(field?.typeAnnotation?.typeAnnotation, READER_TYPES);
+    if (declared !== undefined) return declared;
+    const values = [...(field?.value ? [field.value] : []), ...fieldAssignments(body, name, sourceCode)].filter((value) => !isNothing(value));
+    return values.length > 0 && values.every((value) => getReaderOfBytes(value, sourceCode));
+  }
+  if (node?.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = variableAt(node.name, node, sourceCode);
+  if (!variable || variable.defs.length !== 1) return false;
+  const declared = streamChunkType(declaredType(variable.defs[0].name, sourceCode), READER_TYPES);
+  if (declared !== undefined) return declared;
+  const values = variable.references.map((reference) => reference.writeExpr).filter((value) => value && !isNothing(value)) as Node[];
+  const ofField = (value: Node): boolean => {
+    const member = unwrap(value);
+    return member?.type === AST_NODE_TYPES.MemberExpression && member.object.type === AST_NODE_TYPES.ThisExpression && readerYieldsBytes(member, sourceCode);
+  };
+  return values.length > 0 && values.every((value) => getReaderOfBytes(value, sourceCode) || ofField(value));
+}
+
+/** The values assigned to `this.<name>` in a class. */
+function fieldAssignments(body: TSESTree.ClassBody, name: string, sourceCode: SourceCode): Node[] {
+  const values: Node[] = [];
+  walk(body, sourceCode.visitorKeys, (node) => {
+    if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return;
+    const left = unwrap(node.left);
+    if (left?.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && propertyName(left) === name) values.push(node.right);
+  });
+  return values;
+}
+
+/** `s.getReader()` (awaited or not) where `s` is a stream of bytes. */
+function getReaderOfBytes(value: Node, sourceCode: SourceCode): boolean {
+  const call = unwrap(value.type === AST_NODE_TYPES.AwaitExpression ? value.argument : value);
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  if (callee?.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee) !== 'getReader') return false;
+  const stream = unwrap(callee.object);
+  if (!stream) return false;
+  if (stream.type === AST_NODE_TYPES.MemberExpression && !stream.computed && propertyName(stream) === 'body') return true;
+  if (webBodyKind(stream, sourceCode) === 'body') return true;
+  if (stream.type !== AST_NODE_TYPES.Identifier) return false;
+  // Named for the body (`body`, `responseBody`), as the rule's syntax-only mode reads `response`/`res`.
+  if (/(?:^b|B)ody$/.test(stream.name)) return true;
+  const variable = variableAt(stream.name, stream, sourceCode);
+  if (!variable || variable.defs.length !== 1) return false;
+  return streamChunkType(declaredType(variable.defs[0].name, sourceCode), new Set(['ReadableStream'])) === true;
+}
+
+/**
+ * For a type written as one of `names` (`ReadableStream<Uint8Array>`, `ReadableStreamDefaultReader<Event>`, unions with
+ * null/undefined): whether its chunks are bytes, or undefined where the type says nothing (absent, another type, no
+ * type argument).
+ */
+function streamChunkType(type: TSESTree.TypeNode | undefined, names: ReadonlySet<string>): boolean | undefined {
+  if (!type) return undefined;
+  if (type.type === AST_NODE_TYPES.TSUnionType) {
+    const kinds = type.types
+      .filter((member) => member.type !== AST_NODE_TYPES.TSNullKeyword && member.type !== AST_NODE_TYPES.TSUndefinedKeyword)
+      .map((member) => streamChunkType(member, names));
+    return kinds.length === 1 ? kinds[0] : undefined;
+  }
+  if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier || !names.has(type.typeName.name)) return undefined;
+  if (type.typeName.name === 'ReadableStreamBYOBReader') return true;
+  const [chunk] = type.typeArguments?.params ?? [];
+  if (!chunk) return undefined;
+  return chunk.type === AST_NODE_TYPES.TSTypeReference && chunk.typeName.type === AST_NODE_TYPES.Identifier && BYTE_TYPES.has(chunk.typeName.name);
+}
+
+function enclosingClassBody(node: Node): TSESTree.ClassBody | null {
+  for (let current: Node | undefined = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassBody) return current;
+  }
+  return null;
+}
+
+/** The class's declaration of the property `name`, if it has one. */
+function classField(body: TSESTree.ClassBody, name: string): TSESTree.PropertyDefinition | null {
+  for (const element of body.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.computed && element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) return element;
+  }
+  return null;
+}
+
+/** `null` or `undefined` (a reader's starting value before it is given one). */
+function isNothing(value: Node): boolean {
+  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+}

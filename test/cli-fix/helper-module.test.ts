@@ -87,14 +87,14 @@ describe('drainguard fix: the helper module', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(
       [
-        "import { drainIterator, drainable } from './drain-body.js';",
+        "import { drainBodyChunks, drainable } from './drain-body.js';",
         '',
         'export async function first(url: string): Promise<string[]> {',
         '  const controller = new AbortController();',
         '  const res = await fetch(url, { signal: controller.signal });',
         '  const out: string[] = [];',
         '  const events = drainable(res.body!, (rest) =>',
-        '    drainIterator(rest, () => controller.abort()),',
+        '    drainBodyChunks(rest, () => controller.abort()),',
         '  );',
         '  for await (const chunk of events) {',
         '    const text = new TextDecoder().decode(chunk);',

@@ -11,7 +11,7 @@ import type { PieceName } from '../../rules/fix/helpers.js';
 import { detectStyle } from '../../rules/fix/style.js';
 import { drainBounds } from '../../rules/contract/drain-options.js';
 
-const ALL_PIECES: PieceName[] = ['drainReader', 'drainIterator', 'drainable', 'drainableBody', 'tapBody', 'tapResponse', 'drainNodeStream'];
+const ALL_PIECES: PieceName[] = ['drainReader', 'drainBodyChunks', 'drainMessages', 'drainIterator', 'drainable', 'drainableBody', 'tapBody', 'tapResponse', 'drainNodeStream'];
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));

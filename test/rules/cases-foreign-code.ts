@@ -151,7 +151,69 @@ const compiledInteractions = (onCompleted: string): string =>
     }
   `);
 
+/** Workers read their bodies until the shared state says stop; `setter` runs on each chunk. The consumer sets `state.finished` in a `finally`. */
+const parallelDownload = (setter: string): string => `export function download(urls: string[]) {
+  const state = { error: undefined as unknown, finished: false };
+  async function worker(url: string) {
+    const reader = (await fetch(url)).body!.getReader();
+    try {
+      for (;;) {
+        if (state.error || state.finished) return;
+        const { done, value } = await reader.read();
+        if (done) break;
+        ${setter}
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+  async function* chunks() {
+    try {
+      yield* produce(urls.map(worker));
+    } finally {
+      state.finished = true;
+    }
+  }
+  return chunks();
+}
+`;
+
+/** A poller that stops when its `finished` field is set; `setter` runs on each chunk, and stop() sets it too. */
+const poller = (setter: string): string => `export class Poller {
+  private finished = false;
+  private reader?: ReadableStreamDefaultReader<Uint8Array>;
+
+  async run(url: string): Promise<void> {
+    this.reader = (await fetch(url)).body!.getReader();
+    for (;;) {
+      const { done, value } = await this.reader.read();
+      if (done) return;
+      ${setter}
+      if (this.finished) {
+        await this.reader.cancel();
+        return;
+      }
+    }
+  }
+
+  stop(): void {
+    this.finished = true;
+  }
+}
+`;
+
 export const foreignCodeInvalid: InvalidCase[] = [
+  // ------------------------------------------------ a flag named for completion counts where it is set on the terminal event
+  {
+    name: 'flag: `state.finished` set on the `[DONE]` chunk makes the worker return, and its `finally` cancels before EOF',
+    code: parallelDownload("if (decode(value) === '[DONE]') state.finished = true;"),
+    errors: [at('explicitClose', 13, 13, 28, { stream: 'reader', method: 'cancel', event: "decode(value) === '[DONE]'" })],
+  },
+  {
+    name: 'flag: a field `finished` set on a `done` event stops the poller, which cancels before EOF',
+    code: poller("if (decode(value).type === 'done') this.finished = true;"),
+    errors: [at('explicitClose', 12, 15, 35, { stream: 'this.reader', method: 'cancel', event: 'this.finished' })],
+  },
   // ------------------------------------------------ catch and finally are reached by errors and early returns
   {
     name: 'finally: `break read` on [DONE] leaves the read loop itself, so the cancel in `finally` comes before EOF',
@@ -275,6 +337,15 @@ export const foreignCodeInvalid: InvalidCase[] = [
 ];
 
 export const foreignCodeValid: ValidCase[] = [
+  // ------------------------------------------------ a flag set only off every terminal event is no terminal event
+  {
+    name: 'flag: `state.finished` is set only in the consumer\'s `finally` (it stopped, or another worker failed): the workers\' cancel is a cancel',
+    code: parallelDownload('consume(value);'),
+  },
+  {
+    name: 'flag: a field `finished` set only by stop() (the caller stopping) is a cancel, not a terminal event',
+    code: poller('handle(value);'),
+  },
   {
     name: 'finally: `[DONE]` only leaves the per-line loop; the read loop goes on to `done`, so the cancel in `finally` is after EOF',
     js: true,

@@ -48,6 +48,8 @@ export interface Measurement {
   /** TCP connections the server accepted. */
   connections: number;
   requests: number;
+  /** Each response body as undici handed it to fetch (empty where fetch's Agent is not reachable, or the client does not use fetch). */
+  bodies: import('./undici-agent.d.mts').BodyCount[];
   /** Responses the client closed before the server finished them. */
   closedByClient: number;
   results: unknown[];

@@ -98,7 +98,9 @@ export async function measureKeepAlive(client, options = {}) {
   let dispatcher;
   try {
     if (rttMs !== undefined || tls) proxy = await startDelayProxy({ target: server.url, rttMs: rttMs ?? 0, tls });
-    dispatcher = await createDispatcher({ ca: proxy?.ca });
+    /** @type {import('./undici-agent.d.mts').BodyCount[]} */
+    const bodies = [];
+    dispatcher = await createDispatcher({ ca: proxy?.ca, countBytes: bodies });
     const url = proxy?.url ?? server.url;
     // The first argument after the url is fetch's init; a dispatcher of our own keeps the pool fresh.
     const [init, ...rest] = args;
@@ -114,6 +116,7 @@ export async function measureKeepAlive(client, options = {}) {
       url,
       connections: server.connections(),
       requests: server.requests(),
+      bodies,
       closedByClient: server.closedByClient(),
       results: run.results,
       latenciesMs: run.latenciesMs,

@@ -42,5 +42,48 @@ export async function undiciAgentClass() {
 export async function createDispatcher(options = {}) {
   const found = await undiciAgentClass();
   if ('error' in found) return undefined;
-  return new found.Agent(options.ca ? { connect: { ca: options.ca } } : {});
+  const agentOptions = options.ca ? { connect: { ca: options.ca } } : {};
+  if (!options.countBytes) return new found.Agent(agentOptions);
+  const bodies = options.countBytes;
+  // Counts each response's body bytes as undici hands them to fetch (what the client read off the socket), and where
+  // the terminal event ended: the bytes after it are what a drain read.
+  class CountingAgent extends found.Agent {
+    dispatch(opts, handler) {
+      const body = { bytes: 0, afterTerminal: null, head: '' };
+      bodies.push(body);
+      const onData = (chunk) => {
+        if (body.afterTerminal === null) {
+          body.head += chunk.toString('latin1');
+          const end = terminalEnd(body.head);
+          if (end >= 0) {
+            body.afterTerminal = body.head.length - end;
+            body.head = '';
+          }
+        } else {
+          body.afterTerminal += chunk.length;
+        }
+        body.bytes += chunk.length;
+        return handler.onData(chunk);
+      };
+      // Every other member is the handler's own, called on it (fetch's handler keeps its state on itself).
+      const counting = new Proxy(handler, {
+        get(target, key) {
+          if (key === 'onData') return onData;
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return super.dispatch(opts, counting);
+    }
+  }
+  return new CountingAgent(agentOptions);
+}
+
+/** Where the terminal event's frame ends in a body's text (SSE `[DONE]`, NDJSON `{"type":"done"}`, a JSON-RPC reply), or -1. */
+function terminalEnd(text) {
+  for (const pattern of [/data: \[DONE\]\n\n/, /\{"type":"done"\}\n/, /"result":[^\n]*\n\n/]) {
+    const match = pattern.exec(text);
+    if (match) return match.index + match[0].length;
+  }
+  return -1;
 }

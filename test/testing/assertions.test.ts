@@ -82,9 +82,9 @@ describe('expectPromptReturn', () => {
     );
   });
 
-  it('passes the fixed client of docs/examples against all four, reset included', async () => {
+  it('passes the fixed client of docs/examples against all five, reset included', async () => {
     const returns = await expectPromptReturn((url) => streamEvents(url, 100));
-    expect(returns.map((r) => r.mode)).toEqual(['silent', 'trickle', 'flood', 'reset']);
+    expect(returns.map((r) => r.mode)).toEqual(['silent', 'trickle', 'flood', 'endless', 'reset']);
   });
 
   it.each([
@@ -114,7 +114,7 @@ describe('expectPromptReturn', () => {
 
   it('rejects an unknown mode', async () => {
     await expect(expectPromptReturn(returnsButNeverLetsGo, { modes: ['hang' as never] })).rejects.toThrow(
-      new RangeError("expectPromptReturn: unknown mode 'hang' (use silent, trickle, flood, reset)"),
+      new RangeError("expectPromptReturn: unknown mode 'hang' (use silent, trickle, flood, endless, reset)"),
     );
   });
 });

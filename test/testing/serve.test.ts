@@ -87,7 +87,7 @@ describe('drainguard serve', () => {
 
   const USAGE_HINT = "\nRun 'drainguard serve --help' for usage.\n";
   it.each([
-    [['--mode', 'hang'], '--mode must be one of end, silent, trickle, flood, reset, got "hang".'],
+    [['--mode', 'hang'], '--mode must be one of end, silent, trickle, flood, endless, reset, got "hang".'],
     [['--events', 'three'], "--events takes a whole number, got 'three'."],
     [['--port', '70000'], '--port must be a port number from 0 to 65535, got 70000.'],
     [['--trickle-interval-ms', '0'], '--trickle-interval-ms must be a whole number of milliseconds from 1 to 2147483647, got 0.'],
@@ -105,7 +105,7 @@ describe('drainguard serve', () => {
   it('--help prints the usage, with the stats endpoint', async () => {
     const run = await runCli(['serve', '--help'], tempProject());
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n')[0]).toBe('Usage: drainguard serve [--mode end|silent|trickle|flood|reset] [--format sse|ndjson|jsonrpc]');
+    expect(run.stdout.split('\n')[0]).toBe('Usage: drainguard serve [--mode end|silent|trickle|flood|endless|reset] [--format sse|ndjson|jsonrpc]');
     expect(run.stdout).toContain('GET <url>/__drainguard/stats');
   });
 });

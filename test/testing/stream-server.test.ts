@@ -206,7 +206,7 @@ describe('the counts at /__drainguard/stats', () => {
 
 describe('startStreamServer() options', () => {
   it.each([
-    [{ mode: 'hang' }, `startStreamServer: 'mode' must be one of end, silent, trickle, flood, reset, got "hang"`],
+    [{ mode: 'hang' }, `startStreamServer: 'mode' must be one of end, silent, trickle, flood, endless, reset, got "hang"`],
     [{ format: 'xml' }, `startStreamServer: 'format' must be one of sse, ndjson, jsonrpc, got "xml"`],
     [{ events: -1 }, `startStreamServer: 'events' must be a whole number from 0 to 100000 or a list of payloads, got -1`],
     [{ tailDelayMs: 1.5 }, `startStreamServer: 'tailDelayMs' must be a whole number of milliseconds from 0 to 2147483647, got 1.5`],

@@ -9,5 +9,5 @@ test('20 streamed calls reuse one keep-alive connection', async () => {
 
 test('a call returns promptly, and lets go of the body, whatever follows [DONE]', async () => {
   const returns = await expectPromptReturn(streamEvents, { withinMs: 2000 });
-  expect(returns.map((r) => r.mode)).toEqual(['silent', 'trickle', 'flood', 'reset']);
+  expect(returns.map((r) => r.mode)).toEqual(['silent', 'trickle', 'flood', 'endless', 'reset']);
 });

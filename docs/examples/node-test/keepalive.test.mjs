@@ -13,6 +13,6 @@ test('a call returns promptly, and lets go of the body, whatever follows [DONE]'
   const returns = await expectPromptReturn(streamEvents, { withinMs: 2000 });
   assert.deepEqual(
     returns.map((r) => r.mode),
-    ['silent', 'trickle', 'flood', 'reset'],
+    ['silent', 'trickle', 'flood', 'endless', 'reset'],
   );
 });

@@ -32,6 +32,7 @@ function drainReader(reader, close) {
   return drainChunks(
     () => reader.read(),
     () => close(reader),
+    DRAIN_LIMITS.timeoutMs,
   );
 }
 
