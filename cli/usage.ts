@@ -107,13 +107,15 @@ tree's top level, else to the common directory of the files), so
 'drainguard fix --dry --print > p.diff && git apply p.diff' works; the site
 report goes to stderr.
 
-Writes are atomic (temporary file + rename): an interrupted run leaves every
-file either unchanged or fully rewritten.
+Writes are atomic (temporary file + rename), and nothing is written before
+every rewrite is checked: Ctrl-C stops a run within a second, leaves every file
+either unchanged or fully rewritten, and the report lists only what was
+written.
 
 Exit codes: 0 every site fixed (or none found), 1 some site manual or some
             file could not be read, parsed or written, 2 usage error, a path
             that does not exist, or refusal: a file to rewrite has
-            uncommitted changes.
+            uncommitted changes, 130 interrupted (Ctrl-C).
 `;
 
 const SERVER_OPTIONS = `  --format <name>        sse (default: data: [DONE] ends it), ndjson

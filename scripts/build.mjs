@@ -51,8 +51,15 @@ await Promise.all([
     ...common,
     // oxlint-plugin and oxlint-launcher: the plugin `drainguard lint` hands to oxlint and the process it runs oxlint in
     // (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts); eslint-setup:
-    // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices.
-    entryPoints: { cli: 'cli/bin.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'oxlint-launcher': 'cli/oxlint-launcher.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
+    // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices; fix-verify-worker: the thread
+    // `drainguard fix` type-checks in, so that Ctrl-C can stop a check (cli/fix-verify.ts).
+    entryPoints: {
+      cli: 'cli/bin.ts',
+      'oxlint-plugin': 'cli/oxlint-plugin.ts',
+      'oxlint-launcher': 'cli/oxlint-launcher.ts',
+      'eslint-setup': 'cli/eslint-setup.ts',
+      'fix-verify-worker': 'cli/fix-verify-worker.ts',
+    },
     packages: undefined,
     external: cliExternal,
     plugins: [withoutScopeManagerLibs],
