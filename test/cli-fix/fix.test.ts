@@ -60,11 +60,34 @@ const FIX_JSON_SCHEMA = {
         },
       },
     },
+    formatting: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['formatter', 'config', 'reason', 'files', 'run'],
+        additionalProperties: false,
+        properties: {
+          formatter: { enum: ['prettier', 'biome', 'oxfmt'] },
+          config: { type: 'string' },
+          reason: { type: 'string' },
+          files: { type: 'array', items: { type: 'string' } },
+          run: { type: 'string' },
+        },
+      },
+    },
     summary: {
       type: 'object',
       required: ['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'],
       additionalProperties: false,
-      properties: Object.fromEntries(['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'].map((key) => [key, { type: 'integer', minimum: 0 }])),
+      properties: {
+        ...Object.fromEntries(['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'].map((key) => [key, { type: 'integer', minimum: 0 }])),
+        interrupted: {
+          type: 'object',
+          required: ['phase', 'filesNotWritten'],
+          additionalProperties: false,
+          properties: { phase: { enum: ['reading', 'formatting', 'type-checking', 'writing'] }, filesNotWritten: { type: 'integer', minimum: 0 } },
+        },
+      },
     },
   },
 } as const;

@@ -25,7 +25,7 @@ const code = `export async function read(url) {
 
 /** The file's text after the rule's first suggestion. */
 function suggested(linter: Linter, file: string): string {
-  const [message] = linter.verify(code, [{ plugins: { drainguard: plugin as never }, rules: { 'drainguard/no-early-stream-close': 'error' } }], file);
+  const [message] = linter.verify(code, [{ plugins: { drainguard: plugin }, rules: { 'drainguard/no-early-stream-close': 'error' } }], file);
   const fix = message.suggestions![0].fix;
   return code.slice(0, fix.range[0]) + fix.text + code.slice(fix.range[1]);
 }
