@@ -43,3 +43,5 @@ export function rowsToRemeasure(before: unknown, after: unknown, limits: Limits)
 export function mergeRemeasured(before: unknown, after: unknown, againBefore: unknown, againAfter: unknown, rows: Row[]): void;
 export function probeWorse(before: unknown, after: unknown, limits: Limits): boolean;
 export function formatProbeTable(before: unknown, after: unknown, limits: Limits): string[];
+export const CALLER_LABELS: Record<string, string>;
+export const MODE_LABELS: Record<string, string>;

@@ -26,8 +26,8 @@ export function drainMaxBytes(fixArgs) {
   return DEFAULT_DRAIN_MAX_BYTES;
 }
 
-const CALLER_LABELS = { native: 'Node fetch', 'node-fetch': 'node-fetch 2' };
-const MODE_LABELS = {
+export const CALLER_LABELS = { native: 'Node fetch', 'node-fetch': 'node-fetch 2' };
+export const MODE_LABELS = {
   end: 'ends 20 ms later',
   silent: 'held open, silent',
   trickle: 'a comment every 100 ms',

@@ -1,7 +1,7 @@
 // `drainguard prove` on an SDK's streaming call (issue 20: the proof a maintainer pastes into a pull
 // request): every server mode, --calls calls each, through the SDK bundled from its source. Returns
-// the report prove prints with --json and its Markdown table, null for a probe prove cannot serve
-// (two peers), or { error }.
+// the report prove prints with --json (report.mjs makes its table, original → rewrite), null for a
+// probe prove cannot serve (two peers), or { error }.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,5 @@ export async function proveSdk({ cli, node, sdkName, bundle, calls, scriptDir })
   } catch {
     return { error: `drainguard prove exited ${json.code}: ${(json.stderr || json.stdout).slice(0, 2000)}` };
   }
-  const markdown = await run(process.execPath, [...common, '--markdown', '--', ...command], { cwd, timeoutMs });
-  return { exitCode: json.code, report, markdown: markdown.stdout.trim() };
+  return { exitCode: json.code, report };
 }

@@ -6,3 +6,4 @@ export function failedChecks(record: unknown): { name: string; code: number | nu
 export function worseThanBefore(record: unknown): boolean;
 export function diagnosticCounts(output: string): { warnings: number; errors: number } | null;
 export function checkGotWorse(before: { code: number | null; output: string } | undefined, after: { code: number | null; output: string }): boolean;
+export function formatProveTable(before: unknown, after: unknown): string[];

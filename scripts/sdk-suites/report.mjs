@@ -1,6 +1,6 @@
 // Turns one SDK's before/after records into the text the harness prints (and writes to report.md),
 // and decides whether anything got worse.
-import { DEFAULT_DRAIN_MAX_BYTES, formatProbeTable, probeWorse } from './probe-report.mjs';
+import { DEFAULT_DRAIN_MAX_BYTES, MODE_LABELS, formatProbeTable, probeWorse } from './probe-report.mjs';
 import { assertionOf } from './results.mjs';
 
 /** Lines of a check's output shown in the report. */
@@ -35,11 +35,32 @@ function tscLine(tsc) {
   return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
 }
 
-/** `drainguard prove`'s table for the same call (every server mode), as a pull request would show it. */
-function proveLines(label, prove) {
-  if (!prove) return [];
-  if (prove.error) return [`drainguard prove, ${label}, failed: ${prove.error}`];
-  return [`drainguard prove, ${label} (exit ${prove.exitCode}):`, '', ...prove.markdown.split('\n'), ''];
+/**
+ * `drainguard prove`'s runs of the same call (Node fetch, back to back, every body), original → rewrite:
+ * what prove tells a maintainer for a pull request, from its --json reports.
+ * @param {any} before @param {any} after
+ */
+export function formatProveTable(before, after) {
+  if (!before && !after) return [];
+  const failed = [['original', before], ['rewrite', after]].filter(([, prove]) => prove?.error).map(([which, prove]) => `drainguard prove of the ${which} failed: ${prove.error}`);
+  if (failed.length) return failed;
+  if (!before?.report || !after?.report) return [];
+  const lines = [
+    `\`drainguard prove --calls ${after.report.calls}\` (Node fetch, the calls back to back), original → rewrite:`,
+    '',
+    '| after the terminal event | requests | connections | closed early | slowest return, ms | exit |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const run of after.report.runs) {
+    const was = before.report.runs.find((r) => r.mode === run.mode);
+    if (!was) continue;
+    const exit = (r) => (r.timedOut ? 'timed out' : String(r.exitCode));
+    lines.push(
+      `| ${MODE_LABELS[run.mode] ?? run.mode} | ${was.requests} → ${run.requests} | ${was.connections} → ${run.connections} | ${was.closedEarly} → ${run.closedEarly} | ` +
+        `${Math.round(was.slowestReturnMs)} → ${Math.round(run.slowestReturnMs)} | ${exit(was)} → ${exit(run)} |`,
+    );
+  }
+  return lines;
 }
 
 /** @param {{ code: number | null, timedOut: boolean }} check */
@@ -183,7 +204,7 @@ export function formatSdkReport(r) {
   lines.push('');
   lines.push(...formatProbeTable(r.before.probe, r.after.probe, limitsOf(r)));
   lines.push('');
-  lines.push(...proveLines('original', r.before.probe?.prove), ...proveLines('rewrite', r.after.probe?.prove));
+  lines.push(...formatProveTable(r.before.probe?.prove, r.after.probe?.prove));
   lines.push('');
   lines.push('rewrite (git diff):');
   lines.push('```diff');
@@ -235,5 +256,7 @@ export function formatResultsSection(r) {
   }
   lines.push(`- **Worse than before** (\`worseThanBefore\`): ${worseThanBefore(r) ? '**yes**' : 'no'}.`);
   lines.push('', ...formatProbeTable(r.before.probe, r.after.probe, limitsOf(r)));
+  const prove = formatProveTable(r.before.probe?.prove, r.after.probe?.prove);
+  if (prove.length) lines.push('', ...prove);
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@ import {
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
 import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } from '../../scripts/sdk-suites/checks.mjs';
-import { checkGotWorse, diagnosticCounts, failedChecks, formatResultsSection, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
+import { checkGotWorse, diagnosticCounts, failedChecks, formatProveTable, formatResultsSection, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
 import { cloneSource } from '../../scripts/sdk-suites/sdks.mjs';
 import { bodyCounter, countingDispatcher, countingHttpAgent, terminalEnd } from '../../scripts/sdk-suites/probe-bytes.mjs';
 import { drainMaxBytes, formatProbeTable, mergeRemeasured, p50max, probeRows, probeWorse, rowsToRemeasure, rowWorse, summarize } from '../../scripts/sdk-suites/probe-report.mjs';
@@ -403,6 +403,24 @@ describe('probe report', () => {
       'Worse only by the wait at first, so measured again (original and rewrite), the table shows the second run:',
       "- Node fetch, a flood of comments, first run: the caller waited 169.9 ms after the terminal event (max), over the original's 2 + 100",
     ]);
+  });
+
+  it("prints drainguard prove's runs, original → rewrite, from its JSON reports", () => {
+    const run = (mode: string, connections: number, closedEarly: number, slowestReturnMs: number) => ({ mode, requests: 10, connections, closedEarly, retries: 0, slowestReturnMs, exitCode: 0, signal: null, timedOut: false, errorLine: '' });
+    const before = { exitCode: 0, report: { calls: 10, runs: [run('end', 13, 10, 11.4), run('silent', 13, 10, 13)] } };
+    const after = { exitCode: 0, report: { calls: 10, runs: [run('end', 3, 0, 8.6), { ...run('silent', 14, 10, 20_001), exitCode: null, timedOut: true }] } };
+    expect(formatProveTable(before, after)).toEqual([
+      '`drainguard prove --calls 10` (Node fetch, the calls back to back), original → rewrite:',
+      '',
+      '| after the terminal event | requests | connections | closed early | slowest return, ms | exit |',
+      '| --- | ---: | ---: | ---: | ---: | --- |',
+      '| ends 20 ms later | 10 → 10 | 13 → 3 | 10 → 0 | 11 → 9 | 0 → 0 |',
+      '| held open, silent | 10 → 10 | 13 → 14 | 10 → 10 | 13 → 20001 | 0 → timed out |',
+    ]);
+    expect(formatProveTable(before, { error: 'drainguard prove did not finish within 150000 ms' })).toEqual([
+      'drainguard prove of the rewrite failed: drainguard prove did not finish within 150000 ms',
+    ]);
+    expect(formatProveTable(null, null)).toEqual([]);
   });
 
   it('reads the byte limit the fix was given', () => {
