@@ -97,8 +97,13 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
     const notWritten = `${interrupted.filesNotWritten} file${interrupted.filesNotWritten === 1 ? '' : 's'} not written`;
     out.push(`${totals} (interrupted while ${interrupted.phase === 'reading' ? 'reading the files' : interrupted.phase}: ${dry ? 'dry run, nothing written' : notWritten})`);
   } else out.push(dry ? `${totals} (dry run: nothing written)` : totals);
+  if (summary.manual > 0) out.push(MANUAL_POINTER.trimEnd());
   return `${out.join('\n')}\n`;
 }
+
+/** After sites left manual: what keeps their connections meanwhile, with no source change. */
+export const MANUAL_POINTER =
+  'next: until the manual sites are rewritten by hand, drainguard/undici (Node) and drainguard-httpx (Python) keep their connections at run time with no source change\n';
 
 /** The last line of `fix --print` (on stderr, so stdout stays a patch) when something was fixed. */
 export const PROVE_POINTER =

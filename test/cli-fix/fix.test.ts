@@ -200,6 +200,18 @@ describe('drainguard fix', () => {
     expect(report.files[2].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
   });
 
+  it('says what keeps the connections of the sites left manual meanwhile (the transports)', async () => {
+    const dir = tempDir('fix-manual');
+    copyFixtureInput('28-ts-manual-close-as-value', '.ts', dir, 'b.ts');
+    const result = await runCli(['fix', '--dry'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      'b.ts:8:14  manual  the close is used as a value, not as a statement of its own\n' +
+        '1 file scanned, 1 site: 0 fixed, 1 manual, 0 errors (dry run: nothing written)\n' +
+        'next: until the manual sites are rewritten by hand, drainguard/undici (Node) and drainguard-httpx (Python) keep their connections at run time with no source change\n',
+    );
+  });
+
   it('reports an unwritable file with exit 1 while the writable one is fixed', async () => {
     const dir = tempDir('fix-readonly');
     const locked = copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'locked.js');

@@ -247,7 +247,7 @@ describe('the abort keeps its reason and is seen at once', () => {
 
 describe('many calls in flight', () => {
   it('two waves of 20 concurrent calls: at most 20 connections with the transport, 40 without', async () => {
-    const server = await streamServer({ mode: 'end', tailDelayMs: 50 });
+    const server = await streamServer({ mode: 'end', tailDelayMs: 300 });
     const { dispatcher, reports, drained } = transport();
     const wave = (agent: Dispatcher) => Promise.all(Array.from({ length: 20 }, () => callAndCancel(server.url, agent)));
     await wave(dispatcher);
