@@ -154,6 +154,8 @@ export const SDKS = [
       { name: 'biome format', command: ['./node_modules/.bin/biome', 'format', '--skip-parse-errors', '--no-errors-on-unmatched', '--max-diagnostics=none'] },
     ],
     fixPath: 'src/',
+    // No probe: the fixed sites are Fern's Stream terminator branches, and no Hume endpoint sets a
+    // terminator (its two streams are NDJSON), so no call of the SDK reaches them.
   },
   {
     name: 'vercel-ai-google',
