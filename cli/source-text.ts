@@ -55,9 +55,15 @@ export function readSourceText(filePath: string, limit = maxFileBytes()): Source
   }
   // A file that grew past the limit between the stat and the read.
   if (bytes.length > limit) return { problem: { kind: 'too-large', reason: tooLarge(bytes.length, limit), line: 0, column: 0 } };
-  const text = bytes.toString('utf8');
   const problem = encodingProblem(bytes);
-  return problem ? { text, problem } : { text };
+  return problem ? { text: lossyText(bytes), problem } : { text: bytes.toString('utf8') };
+}
+
+/** The text of bytes that are not UTF-8, for the pre-filter: UTF-16 decoded as such, anything else as UTF-8 with U+FFFD for invalid bytes. */
+function lossyText(bytes: Buffer): string {
+  const bom = utf16ByteOrderMark(bytes);
+  if (bom === undefined) return bytes.toString('utf8');
+  return new TextDecoder(bom === 'FF FE' ? 'utf-16le' : 'utf-16be').decode(bytes);
 }
 
 /** Why a file's bytes are not UTF-8 source text, or undefined when they are. */
@@ -126,6 +132,7 @@ function tooLarge(size: number, limit: number): string {
 }
 
 function mebibytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${bytes} bytes`;
   const value = bytes / (1024 * 1024);
   return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} MiB`;
 }
