@@ -40,8 +40,11 @@ Options:
   -h, --help             show this help
   -v, --version          print the version
 
-Exit codes: 0 no problems, 1 problems or files that do not parse,
-            2 usage error or a path that does not exist.
+Exit codes: 0 no problems, 1 problems, or files that do not parse or cannot be
+            checked, 2 usage error or a path that does not exist.
+A file that cannot be read, is over 16 MiB, binary or not UTF-8 is not checked:
+it gets a fatal message saying why (in SARIF a tool execution notification),
+and the other files are linted.
 Files found by walking whose text cannot contain a close (no close method name,
 no for await) are not parsed: they are reported clean, even if they have syntax
 errors. A file named on the command line is always parsed.
@@ -54,7 +57,8 @@ files without a close become visible). DRAINGUARD_ENGINE=native|eslint|oxlint
 runs the rule through that engine only: ESLint in process with oxc-parser, ESLint
 with espree and typescript-eslint's parser, or oxlint's JS plugin host (default
 auto: oxlint when it costs less than linting in process, from about 100 KB of
-text to parse; the output is the same).
+text to parse; the output is the same). DRAINGUARD_MAX_FILE_BYTES=N sets the size
+limit of one file (default 16777216).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
