@@ -9,12 +9,14 @@ Commands:
   serve             run a connection-counting streaming test server
   prove -- <cmd>    run your calls against ending, silent, trickling,
                     flooding and reset bodies, and print what the server saw
+  help [command]    show this help, or the options of a command
 
 Options:
   -h, --help        show this help
   -v, --version     print the version
 
-Run 'drainguard <command> --help' for the options of a command.
+Run 'drainguard help <command>' (or 'drainguard <command> --help') for the
+options of a command.
 `;
 
 export const LINT_USAGE = `Usage: drainguard lint [paths...] [--format stylish|json|sarif] [--types]
@@ -152,7 +154,7 @@ Options:
                          (default 5000)
 ${SERVER_OPTIONS}
   -h, --help             show this help
-  --version              print the version
+  -v, --version          print the version
 
 Exit codes: 0 stopped by a signal, 1 could not listen, 2 usage error.
 `;
@@ -180,7 +182,7 @@ Options:
   --json                 print { command, calls, format, timeoutMs, runs }
 ${SERVER_OPTIONS}
   -h, --help             show this help
-  --version              print the version
+  -v, --version          print the version
 
 Exit codes: 0 every run exited 0, 1 some run failed or was killed at the time
             limit, 2 usage error or a command that cannot be started.
