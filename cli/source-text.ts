@@ -2,15 +2,22 @@
 // cannot be read, is too large, binary, or not UTF-8 is reported as such, and the other files are linted as usual.
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { errorCode } from './errors.js';
 import { lineStartsOf, positionAt } from './line-starts.js';
 
 /**
- * Files larger than this are not read (`DRAINGUARD_MAX_FILE_BYTES` sets it): linting in process holds about 120 bytes
- * of memory per byte of text (a 9 MB bundle took 1.2 GB, a 24 MB one 2.8 GB; bench/RESULTS.md, issue 36), and a run
- * that runs out of memory loses every result. 16 MiB keeps the largest bundles found in packages (typescript.js, 9 MB).
+ * Files larger than this are not read (`DRAINGUARD_MAX_FILE_BYTES` sets it): a run that runs out of memory loses every
+ * result. 16 MiB keeps the largest bundles found in packages (typescript.js, 9 MB).
  */
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The JavaScript heap one byte of a file's text can take while it is linted: TypeScript's 9.1 MB typescript.js ran out
+ * of a 700 MB heap (`--max-old-space-size=700`) and was linted in a 1,200 MB one (bench/RESULTS.md, issue 36). Where
+ * Node's heap is small (a container with little memory), the limit is this fraction of it, not DEFAULT_MAX_FILE_BYTES.
+ */
+const HEAP_BYTES_PER_TEXT_BYTE = 128;
 
 /** How far into a file a NUL byte makes it binary: git's test (`buffer_is_binary`, the first 8,000 bytes). */
 const BINARY_PROBE_BYTES = 8000;
@@ -33,10 +40,14 @@ export interface SourceProblem {
  */
 export type SourceText = { text: string; problem?: SourceProblem } | { text?: undefined; problem: SourceProblem };
 
-/** The size limit in force: `DRAINGUARD_MAX_FILE_BYTES` (a whole number of bytes), else the default. */
-export function maxFileBytes(env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * The size limit in force: `DRAINGUARD_MAX_FILE_BYTES` (a whole number of bytes), else 16 MiB, or a 128th of the heap
+ * Node may use where that is less (under 2 GiB of heap).
+ */
+export function maxFileBytes(env: NodeJS.ProcessEnv = process.env, heapLimit = getHeapStatistics().heap_size_limit): number {
   const fromEnv = env.DRAINGUARD_MAX_FILE_BYTES;
-  return fromEnv && /^\d+$/.test(fromEnv) && Number(fromEnv) > 0 ? Number(fromEnv) : DEFAULT_MAX_FILE_BYTES;
+  if (fromEnv && /^\d+$/.test(fromEnv) && Number(fromEnv) > 0) return Number(fromEnv);
+  return Math.min(DEFAULT_MAX_FILE_BYTES, Math.floor(heapLimit / HEAP_BYTES_PER_TEXT_BYTE));
 }
 
 /** Reads `filePath` as UTF-8 source text (one open, one read), or says why it cannot be checked. */
@@ -128,7 +139,8 @@ export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
 }
 
 function tooLarge(size: number, limit: number): string {
-  return `${mebibytes(size)}, over the ${mebibytes(limit)} limit for one file (DRAINGUARD_MAX_FILE_BYTES sets it)`;
+  const why = limit < DEFAULT_MAX_FILE_BYTES && !process.env.DRAINGUARD_MAX_FILE_BYTES ? "lowered by Node's small heap limit; " : '';
+  return `${mebibytes(size)}, over the ${mebibytes(limit)} limit for one file (${why}DRAINGUARD_MAX_FILE_BYTES sets it)`;
 }
 
 function mebibytes(bytes: number): string {

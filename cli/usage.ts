@@ -44,7 +44,7 @@ Options:
 
 Exit codes: 0 no problems, 1 problems, or files that do not parse or cannot be
             checked, 2 usage error or a path that does not exist.
-A file that cannot be read, is over 16 MiB, binary or not UTF-8 is not checked:
+A file that cannot be read, is too large, binary or not UTF-8 is not checked:
 it gets a fatal message saying why (in SARIF a tool execution notification),
 and the other files are linted.
 Files found by walking whose text cannot contain a close (no close method name,
@@ -60,7 +60,7 @@ runs the rule through that engine only: ESLint in process with oxc-parser, ESLin
 with espree and typescript-eslint's parser, or oxlint's JS plugin host (default
 auto: oxlint when it costs less than linting in process, from about 100 KB of
 text to parse; the output is the same). DRAINGUARD_MAX_FILE_BYTES=N sets the size
-limit of one file (default 16777216).
+limit of one file (default 16 MiB, less where Node's heap limit is under 2 GiB).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]

@@ -184,6 +184,15 @@ describe('drainguard lint on a non-UTF-8 file among enough code for oxlint (engi
   });
 });
 
+describe('the size limit under a small heap', () => {
+  it("is a 128th of Node's heap limit, and the message says so", async () => {
+    const dir = tempProject({ 'src/stream.js': EARLY_CANCEL_JS, 'src/big.js': `${EARLY_CANCEL_JS}${'// padding\n'.repeat(300_000)}` });
+    const run = await runCli(['lint', '--format', 'json'], dir, { NODE_OPTIONS: '--max-old-space-size=256', DRAINGUARD_MAX_FILE_BYTES: undefined });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^drainguard lint: src\/big\.js: File not checked: 3\.1 MiB, over the \d\.\d MiB limit for one file \(lowered by Node's small heap limit; DRAINGUARD_MAX_FILE_BYTES sets it\)\n$/);
+  });
+});
+
 describe('drainguard fix on files it cannot check', () => {
   it('leaves a latin-1 file byte for byte (no lossy decode written back), reports it, and fixes the others (exit 1)', async () => {
     const dir = tempProject({ 'src/stream.js': EARLY_CANCEL_JS });
