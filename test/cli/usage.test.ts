@@ -79,19 +79,17 @@ describe('drainguard usage errors and help', () => {
   });
 
   it('prints the package version with --version and -v, for every command', async () => {
-    for (const command of [[], ['lint'], ['fix'], ['serve'], ['prove']]) {
-      for (const flag of ['--version', '-v']) {
-        const args = [...command, flag];
-        const run = await runCli(args, dir);
-        expect(run, args.join(' ')).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
-      }
+    const runs = [[], ['lint'], ['fix'], ['serve'], ['prove']].flatMap((command) => ['--version', '-v'].map((flag) => [...command, flag]));
+    for (const [args, run] of await Promise.all(runs.map(async (args) => [args, await runCli(args, dir)] as const))) {
+      expect(run, args.join(' ')).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
     }
   });
 
   it("lists -h, --help and -v, --version in every command's help", async () => {
-    for (const command of [[], ['lint'], ['fix'], ['serve'], ['prove']]) {
-      const { stdout } = await runCli([...command, '--help'], dir);
-      const lines = stdout.split('\n');
+    const commands = [[], ['lint'], ['fix'], ['serve'], ['prove']];
+    const helps = await Promise.all(commands.map((command) => runCli([...command, '--help'], dir)));
+    for (const [i, command] of commands.entries()) {
+      const lines = helps[i].stdout.split('\n');
       expect(lines.filter((line) => /^ {2}-h, --help +show this help$/.test(line)), command.join(' ')).toHaveLength(1);
       expect(lines.filter((line) => /^ {2}-v, --version +print the version$/.test(line)), command.join(' ')).toHaveLength(1);
     }
@@ -101,11 +99,13 @@ describe('drainguard usage errors and help', () => {
     const main = await runCli(['--help'], dir);
     expect(await runCli(['help'], dir)).toEqual({ code: 0, stdout: main.stdout, stderr: '' });
     expect(main.stdout).toContain('\n  help [command]    show this help, or the options of a command\n');
-    for (const command of ['lint', 'fix', 'serve', 'prove']) {
-      const own = await runCli([command, '--help'], dir);
-      expect(own.stdout.startsWith(`Usage: drainguard ${command} `)).toBe(true);
-      expect(await runCli(['help', command], dir), command).toEqual({ code: 0, stdout: own.stdout, stderr: '' });
-    }
+    await Promise.all(
+      ['lint', 'fix', 'serve', 'prove'].map(async (command) => {
+        const [own, viaHelp] = await Promise.all([runCli([command, '--help'], dir), runCli(['help', command], dir)]);
+        expect(own.stdout.startsWith(`Usage: drainguard ${command} `)).toBe(true);
+        expect(viaHelp, command).toEqual({ code: 0, stdout: own.stdout, stderr: '' });
+      }),
+    );
     expect(await runCli(['help', 'help'], dir)).toEqual({ code: 0, stdout: main.stdout, stderr: '' });
   });
 
