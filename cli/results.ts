@@ -56,12 +56,6 @@ export function notCheckedResult(filePath: string, problem: SourceProblem): ESLi
   return makeResult(filePath, [message]);
 }
 
-/** A fatal result for a file that could not be read. */
-export function unreadableResult(filePath: string, error: unknown): ESLint.LintResult {
-  const reason = error instanceof Error ? error.message : String(error);
-  return notCheckedResult(filePath, { kind: 'unreadable', reason, line: 0, column: 0 });
-}
-
 /** A fatal result for a file on which linting itself failed (a bug in drainguard): the run goes on. */
 export function crashResult(filePath: string, error: unknown): ESLint.LintResult {
   const reason = error instanceof Error ? error.message : String(error);
