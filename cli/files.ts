@@ -124,7 +124,7 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
  * `collectFiles` for a subcommand: names each missing path and each skipped file on stderr.
  * Returns null when a path is missing (the command then exits 2 without processing anything).
  */
-export async function collectTargetsOrReport(command: string, paths: readonly string[], cwd: string): Promise<Pick<CollectedFiles, 'files' | 'named'> | null> {
+export async function collectTargetsOrReport(command: string, paths: readonly string[], cwd: string): Promise<Pick<CollectedFiles, 'files' | 'named' | 'unreadableDirectories'> | null> {
   const { files, named, missing, unsupported, unreadableDirectories } = await collectFiles(paths, cwd);
   for (const given of missing) process.stderr.write(`drainguard ${command}: no such file or directory: ${given}\n`);
   if (missing.length > 0) return null;
@@ -134,5 +134,5 @@ export async function collectTargetsOrReport(command: string, paths: readonly st
   for (const { path: dir, reason } of unreadableDirectories) {
     process.stderr.write(`drainguard ${command}: cannot read directory ${path.relative(cwd, dir) || '.'}: ${reason}; its files were not checked\n`);
   }
-  return { files, named };
+  return { files, named, unreadableDirectories };
 }

@@ -11,7 +11,10 @@ import { LINT_USAGE } from './usage.js';
 import { deferOptimizingCompiler } from './v8-tiering.js';
 import { VERSION } from './version.js';
 
-/** `drainguard lint`: returns the exit code (0 clean, 1 problems or unparsable files, 2 usage error or missing path). */
+/**
+ * `drainguard lint`: returns the exit code (0 clean, 1 problems, or files or directories that do not parse or could not be
+ * checked, 2 usage error or missing path).
+ */
 export async function runLint(argv: readonly string[]): Promise<number> {
   const parsed = parseLintArgs(argv);
   if (!parsed.ok) {
@@ -43,7 +46,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   const cwd = process.cwd();
   const targets = await collectTargetsOrReport('lint', args.paths, cwd);
   if (!targets) return 2;
-  const { files, named } = targets;
+  const { files, named, unreadableDirectories } = targets;
 
   const { results, parsed: parsedCount } = await lintFiles(files, {
     cwd,
@@ -60,7 +63,8 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   // name on stderr the files that were not checked (their output says it too), so a CI log shows why the run failed.
   if (args.format === 'stylish') process.stderr.write(lintSummary({ found: files.length, parsed: parsedCount }, results));
   else process.stderr.write(notCheckedLines(results, cwd));
-  return hasProblems(results) ? 1 : 0;
+  // A directory that could not be read holds files that were not checked, as a file that could not be read is one.
+  return hasProblems(results) || unreadableDirectories.length > 0 ? 1 : 0;
 }
 
 /** `drainguard lint: src/a.js: File not checked: …` for each file that could not be checked, or ''. */

@@ -230,7 +230,7 @@ describe('drainguard lint on a file or directory it may not read', () => {
     expect(run.stderr.replaceAll(dir, '<dir>')).toBe("drainguard lint: src/secret.js: Cannot read file: EACCES: permission denied, open '<dir>/src/secret.js'\n");
   });
 
-  it.skipIf(cannotLock !== '')(`names a directory it cannot read on stderr and lints the rest${cannotLock}`, async () => {
+  it.skipIf(cannotLock !== '')(`names a directory it cannot read on stderr, lints the rest, and exits 1 even when they are clean${cannotLock}`, async () => {
     const dir = tempProject({ 'src/stream.js': EARLY_CANCEL_JS, 'locked/stream.js': EARLY_CANCEL_JS });
     chmodSync(path.join(dir, 'locked'), 0);
     const run = await runLocked(['lint'], dir);
@@ -238,6 +238,14 @@ describe('drainguard lint on a file or directory it may not read', () => {
     expect(run.code).toBe(1);
     expect(run.stderr.replaceAll(dir, '<dir>')).toBe(
       "drainguard lint: cannot read directory locked: EACCES: permission denied, scandir '<dir>/locked'; its files were not checked\ndrainguard lint: 1 file found, 1 parsed, 1 early close.\n",
+    );
+    const clean = tempProject({ 'src/drained.js': DRAINED_JS, 'locked/stream.js': EARLY_CANCEL_JS });
+    chmodSync(path.join(clean, 'locked'), 0);
+    const named = await runLocked(['lint', 'locked'], clean);
+    chmodSync(path.join(clean, 'locked'), 0o755);
+    expect(named.code).toBe(1);
+    expect(named.stderr.replaceAll(clean, '<dir>')).toBe(
+      "drainguard lint: cannot read directory locked: EACCES: permission denied, scandir '<dir>/locked'; its files were not checked\ndrainguard lint: 0 files found, 0 parsed, 0 early closes.\n",
     );
   });
 });
