@@ -66,17 +66,21 @@ describe('drainguard serve', () => {
     }
   });
 
-  it('exits 0 when stopped while a body is held open, and on a second signal while it stops', async () => {
-    const { url, child, exited } = await serve(['--mode', 'silent']);
-    const reader = (await fetch(url)).body!.getReader();
-    await reader.read();
-    child.kill('SIGTERM');
-    child.kill('SIGINT');
-    const { code, stderr } = await exited;
-    expect(code).toBe(0);
-    // Both signals may be pending when the process looks: either is the one it stopped on.
-    expect(stderr.split('\n').at(-2)).toMatch(/^drainguard serve: stopped \((SIGTERM|SIGINT)\): \{"connections":1,"requests":1,"closedEarly":0,"finished":0\}$/);
-    await reader.cancel().catch(() => {});
+  it('exits 0 when stopped while a body is held open, and on a second signal while it stops, 4 times in a row', async () => {
+    // The second signal can come as the process ends: it ended by that signal in 6 of 120 runs under load, before serve
+    // exited with its handlers in place.
+    for (let i = 0; i < 4; i++) {
+      const { url, child, exited } = await serve(['--mode', 'silent']);
+      const reader = (await fetch(url)).body!.getReader();
+      await reader.read();
+      child.kill('SIGTERM');
+      child.kill('SIGINT');
+      const { code, stderr } = await exited;
+      expect(code, `run ${i + 1}`).toBe(0);
+      // Both signals may be pending when the process looks: either is the one it stopped on.
+      expect(stderr.split('\n').at(-2)).toMatch(/^drainguard serve: stopped \((SIGTERM|SIGINT)\): \{"connections":1,"requests":1,"closedEarly":0,"finished":0\}$/);
+      await reader.cancel().catch(() => {});
+    }
   });
 
   it('takes the mode and body from flags: a trickling NDJSON stream', async () => {
