@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../rules/parser-options.js';
@@ -20,6 +20,7 @@ import { errorCode } from './errors.js';
 import { dirtyFiles } from './git-clean.js';
 import { rewritePython } from '../codemods/python/rewrite.js';
 import { isPythonPath, mayReportPython } from './python-files.js';
+import { problemLine, readSourceText } from './source-text.js';
 import { FIX_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -314,14 +315,13 @@ function shellWord(word: string): string {
  * parsed, as `lint` parses it, so that a syntax error in it is reported instead of passing as a file without sites.
  */
 async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined, named: boolean, signal: AbortSignal): Promise<Rewritten | null> {
-  let source: string;
-  try {
-    source = await readFile(file, 'utf8');
-  } catch (error) {
-    return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
-  }
+  // Never a lossy decode: a binary or non-UTF-8 file written back would lose its bytes (cli/source-text.ts).
+  const read = readSourceText(file);
+  if (read.text === undefined) return { file, source: '', output: null, sites: [], helperPieces: [], error: problemLine(read.problem) };
+  const source = read.text;
   const python = isPythonPath(file);
   if (!named && (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file))))) return null;
+  if (read.problem) return { file, source, output: null, sites: [], helperPieces: [], error: problemLine(read.problem) };
   const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: await styleSettings(file, signal) });

@@ -1,4 +1,4 @@
-// The package as users get it: `npm pack` (which runs `prepare`), the tarball installed into a fresh
+// The package as users get it: `npm pack` (which runs `prepack`: the build), the tarball installed into a fresh
 // project next to ESLint 10, typescript-eslint, jscodeshift and TypeScript from the npm registry,
 // then the user's own tools on it, running the recipes of docs/recipes/ verbatim.
 import { spawnSync } from 'node:child_process';
@@ -64,7 +64,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 beforeAll(async () => {
   // Pack a copy of the work tree (with the repository's node_modules for the build), not the
-  // repository itself: `prepare` rebuilds dist/, which other test files are running meanwhile.
+  // repository itself: `prepack` rebuilds dist/, which other test files are running meanwhile.
   const source = join(work, 'source');
   copyWorkTree(source);
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
@@ -176,10 +176,12 @@ describe('the tarball', () => {
       'dist/types/rules/index.d.ts',
       'dist/types/codemods/drain-terminal-event.d.cts',
       'docs/rules/no-early-stream-close.md',
+      'dist/tree-sitter-python/tree-sitter-python.wasm',
+      'dist/tree-sitter-python/LICENSE',
     ]) {
       expect(files, required).toContain(required);
     }
-    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/(chunks\/)?[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/(chunks\/)?[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts|dist\/tree-sitter-python\/(tree-sitter-python\.wasm|LICENSE))$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
   });
 
@@ -328,6 +330,7 @@ describe('the plugin in oxlint (docs/recipes/oxlint.md)', () => {
   it('the config recipe enables only drainguard’s rule, through jsPlugins', () => {
     expect(JSON.parse(recipeBlock('oxlint.md', 'oxlint-config'))).toEqual({
       jsPlugins: ['drainguard'],
+      ignorePatterns: ['**/node_modules/**'],
       rules: { 'drainguard/no-early-stream-close': 'error' },
     });
     expect(recipeCommands('oxlint.md', 'oxlint-run')).toEqual(['npx oxlint']);
