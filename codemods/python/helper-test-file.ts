@@ -47,7 +47,6 @@ export function planPythonHelperTest(modulePath: string, text: string, taken: Re
     python310: layout.python310,
     python311: layout.python311,
     importComment: layout.importComment,
-    handlerComment: layout.handlerComment,
     isort: layout.project.isort,
     quote: quoteOf(text),
     indent,

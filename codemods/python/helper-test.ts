@@ -69,8 +69,6 @@ export interface PythonTestSpec {
   python311: boolean;
   /** What the import of the private helpers carries for the project's linters (`# noqa: PLC2701`), or ''. */
   importComment: string;
-  /** `# noqa: N802` where the project's ruff checks function names (the server's `do_GET`), or ''. */
-  handlerComment: string;
   isort: IsortSettings;
   quote: '"' | "'";
   indent: string;
@@ -189,7 +187,7 @@ class TestWriter {
       ),
     ];
     if (this.limit > 0) lines.push([0, `LIMIT = ${this.limit}`]);
-    lines.push([0, `BUDGET = ${BUDGET}`], [0, `HANG_BOUND = ${HANG_BOUND}`]);
+    lines.push([0, `BUDGET = ${BUDGET}`], [0, `HANG_BOUND = ${HANG_BOUND}`], '', [0, '# Where each body starts: the event after which the code closed it.'], [0, `TERMINAL = ${this.bytes('data: [DONE]\\n\\n')}`]);
     return lines;
   }
 
@@ -218,7 +216,7 @@ class TestWriter {
       [0, 'class _Handler(BaseHTTPRequestHandler):'],
       [1, `protocol_version = ${this.str('HTTP/1.1')}`],
       '',
-      [1, `def do_GET(self) -> None:${this.spec.handlerComment ? `  ${this.spec.handlerComment}` : ''}`],
+      [1, 'def do_GET(self) -> None:'],
       [2, 'server = self.server'],
       [2, 'assert isinstance(server, _Server)'],
       [2, 'server.clients.add(self.client_address[1])'],
@@ -228,7 +226,7 @@ class TestWriter {
       [2, `self.send_header(${this.str('Content-Type')}, ${this.str('text/event-stream')})`],
       [2, `self.send_header(${this.str('Transfer-Encoding')}, ${this.str('chunked')})`],
       [2, 'self.end_headers()'],
-      [2, `self._chunk(${this.bytes('data: [DONE]\\n\\n')})`],
+      [2, 'self._chunk(TERMINAL)'],
       [2, 'tail()'],
       '',
       [1, 'def _chunk(self, data: bytes) -> None:'],
@@ -374,10 +372,9 @@ class TestWriter {
         [1, `${withKw} ${client} as client:`],
         '',
         ...this.wrap(2, `${def} then_another_request`, [`lines: ${iterator}`], ` -> ${iterator}:`),
-        [3, `${helper.async ? 'async for' : 'for'} line in lines:`],
-        [4, 'yield line'],
+        ...(helper.async ? ([[3, 'async for line in lines:'], [4, 'yield line']] satisfies Line[]) : ([[3, 'yield from lines']] satisfies Line[])),
         ...this.comment(3, 'The body has ended and its connection is back in the pool: this request reuses it while the drain runs, and reads past its limit.'),
-        [3, `bodies.append((${n.aw}client.get(${url('long')})).content)`],
+        [3, helper.async ? `bodies.append((await client.get(${url('long')})).content)` : `bodies.append(client.get(${url('long')}).content)`],
         '',
         open('end'),
         after(),
@@ -436,25 +433,25 @@ class TestWriter {
     const cases: [string, string][] = [];
     if (helper.networkStream) cases.push(['no network stream', '{}']);
     cases.push(['HTTP/2', `{${this.str('http_version')}: ${this.bytes('HTTP/2')}, ${this.str('network_stream')}: object()}`]);
-    const handler = `lambda _: ${http}.Response(200, content=${this.bytes('data: [DONE]\\n\\n')}, extensions=extensions)`;
     const parametrize: Line[] =
       cases.length > 1
         ? [
             [0, '@pytest.mark.parametrize('],
-            [1, this.str('extensions')],
+            [1, `${this.str('extensions')},`],
             [1, `[${cases.map(([, value]) => value).join(', ')}],`],
             [1, `ids=[${cases.map(([id]) => this.str(id)).join(', ')}],`],
             [0, ')'],
           ]
-        : [[0, `@pytest.mark.parametrize(${this.str('extensions')}, [${cases[0][1]}], ids=[${this.str(cases[0][0])}])`]];
-    // ruff lays out the first argument with its comma on its own line.
-    if (cases.length > 1) parametrize[1] = [1, `${this.str('extensions')},`];
+        : this.wrap(0, '@pytest.mark.parametrize', [this.str('extensions'), `[${cases[0][1]}]`, `ids=[${this.str(cases[0][0])}]`], '');
     const rest = helper.async ? '[line async for line in lines]' : 'list(lines)';
     tests.push([
       ...this.marker(helper),
       ...parametrize,
       ...signature('returns_at_once', ['extensions: dict[str, object]']),
-      ...this.wrap(1, `transport = ${http}.MockTransport`, [handler], ''),
+      [1, `def handler(_: ${http}.Request) -> ${http}.Response:`],
+      [2, `return ${http}.Response(200, content=TERMINAL, extensions=extensions)`],
+      '',
+      [1, `transport = ${http}.MockTransport(handler)`],
       [1, `${withKw} ${http}.${helper.async ? 'AsyncClient' : 'Client'}(transport=transport) as client:`],
       [2, `response = ${n.aw}client.get(${this.str('http://drainguard.test/')})`],
       [1, `lines = response.${helper.async ? 'aiter_lines' : 'iter_lines'}()`],

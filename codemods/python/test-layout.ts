@@ -20,7 +20,6 @@ export interface PythonTestLayout {
   python310: boolean;
   python311: boolean;
   importComment: string;
-  handlerComment: string;
   project: PythonProject;
   /** Why no test is written (the repository's tests are not pytest's), else undefined. */
   skipped?: string;
@@ -42,7 +41,7 @@ const SCAN_FILES = 400;
 
 export function pythonTestLayout(modulePath: string): PythonTestLayout {
   const project = pythonProject(modulePath);
-  const root = project.root ?? path.dirname(modulePath);
+  const root = projectRoot(modulePath) ?? project.root ?? path.dirname(modulePath);
   const config = pytestConfig(root);
   const module = importName(modulePath);
   const stem = path.basename(modulePath, '.py').replace(/^_+/, '');
@@ -64,7 +63,6 @@ export function pythonTestLayout(modulePath: string): PythonTestLayout {
     python310,
     python311,
     importComment: comments.join('  '),
-    handlerComment: ruffSelects(root, 'N802', relative) ? '# noqa: N802' : '',
     project,
   };
   const pytestUsed = config.file !== null || /\bpytest\b/.test(declared) || scan.pytest > 0 || scan.conftest;
@@ -75,6 +73,14 @@ export function pythonTestLayout(modulePath: string): PythonTestLayout {
     layout.notPickedUpBy = config.file ?? undefined;
   }
   return layout;
+}
+
+/** The nearest folder above the module with a project's or pytest's settings (pyproject.toml, setup.cfg, setup.py, pytest.ini, tox.ini). */
+function projectRoot(modulePath: string): string | null {
+  for (let dir = path.dirname(path.resolve(modulePath)); ; dir = path.dirname(dir)) {
+    if (['pyproject.toml', 'setup.cfg', 'setup.py', 'pytest.ini', '.pytest.ini', 'tox.ini'].some((name) => existsSync(path.join(dir, name)))) return dir;
+    if (path.dirname(dir) === dir) return null;
+  }
 }
 
 function isInside(file: string, dir: string): boolean {
