@@ -301,11 +301,12 @@ class TestWriter {
     const n = this.names(helper);
     this.use('collections.abc', n.iter);
     const response = `${spec.http}.Response`;
-    const first = helper.async ? (spec.python310 ? 'await anext(lines)' : 'await lines.__anext__()') : 'next(lines)';
+    const first = helper.async ? (spec.python310 ? '(await anext(lines))' : '(await lines.__anext__())') : 'next(lines)';
     const lines: Line[] = [
       ...this.wrap(0, `${helper.async ? 'async def' : 'def'} ${n.after}`, [`response: ${response}`], ` -> ${n.iter}[str]:`),
       [1, `lines = response.${helper.async ? 'aiter_lines' : 'iter_lines'}()`],
-      [1, `assert ${first} == ${this.str('data: [DONE]')}`],
+      // httpx before 0.24 keeps each line's end.
+      [1, `assert ${first}.rstrip() == ${this.str('data: [DONE]')}`],
       [1, 'return lines'],
     ];
     if (helper.maxBytes > 0) {
@@ -443,7 +444,7 @@ class TestWriter {
             [0, ')'],
           ]
         : this.wrap(0, '@pytest.mark.parametrize', [this.str('extensions'), `[${cases[0][1]}]`, `ids=[${this.str(cases[0][0])}]`], '');
-    const rest = helper.async ? '[line async for line in lines]' : 'list(lines)';
+    const rest = helper.async ? '[line.rstrip() async for line in lines]' : '[line.rstrip() for line in lines]';
     tests.push([
       ...this.marker(helper),
       ...parametrize,
@@ -479,10 +480,9 @@ class TestWriter {
     } else {
       this.use(style);
       cancel.push(
-        [3, `with ${style}.move_on_after(BUDGET) as scope:`],
+        [3, `with pytest.raises(${style === 'trio' ? 'trio.TooSlowError' : 'TimeoutError'}), ${style}.fail_after(BUDGET):`],
         [4, `await ${call}`],
-        ...(helper.networkStream ? this.comment(3, 'The cancel reached the caller, and the stream reads as before.') : this.comment(3, 'The cancel reached the caller.')),
-        [3, 'assert scope.cancelled_caught'],
+        ...(helper.networkStream ? this.comment(3, 'The cancel reached the caller (as the timeout), and the stream reads as before.') : this.comment(3, 'The cancel reached the caller (as the timeout).')),
       );
     }
     return [
