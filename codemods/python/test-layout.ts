@@ -401,7 +401,7 @@ export function pyrightPrivateUsage(root: string, relative: string): boolean {
   const environments = Array.isArray(settings.executionEnvironments) ? (settings.executionEnvironments as unknown[]) : [];
   for (const environment of environments) {
     if (typeof environment !== 'object' || environment === null) continue;
-    const rootDir = Reflect.get(environment, 'root');
+    const rootDir: unknown = Reflect.get(environment, 'root');
     if (typeof rootDir !== 'string' || !under(rootDir)) continue;
     const own = level(Reflect.get(environment, 'reportPrivateUsage'));
     if (own !== undefined) return own;

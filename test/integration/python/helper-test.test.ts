@@ -79,6 +79,11 @@ const TRIO_STANDIN = [
   '',
 ].join('\n');
 
+/** What `coverage json` reports per file (the fields read here). */
+interface CoverageJson {
+  files: Record<string, { missing_lines: number[]; missing_branches: [number, number][] }>;
+}
+
 const pyproject = (extra = ''): string =>
   `[project]\nname = "pkg"\nrequires-python = ">=3.9"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src"]\nfilterwarnings = ["error"]\n${extra}`;
 
@@ -153,7 +158,7 @@ describe('the test drainguard fix writes for a Python module, in the project\'s 
       expect(run.status).toBe(0);
       // A second run changes nothing.
       const again = execFileSync(process.execPath, [CLI, 'fix', '--json', 'src'], { cwd: dir, encoding: 'utf8' });
-      expect(JSON.parse(again).files).toEqual([]);
+      expect((JSON.parse(again) as { files: unknown[] }).files).toEqual([]);
     });
   }
 
@@ -165,7 +170,7 @@ describe('the test drainguard fix writes for a Python module, in the project\'s 
       execFileSync(process.execPath, [CLI, 'fix', 'src'], { cwd: dir, encoding: 'utf8' });
       const run = spawnSync(PYTHON, ['-m', 'coverage', 'run', '--branch', '--include=src/pkg/client.py,tests/*', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/test_client_drain.py'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
       expect(run.stdout + run.stderr).toMatch(/\b17 passed\b/);
-      const report = JSON.parse(execFileSync(PYTHON, ['-m', 'coverage', 'json', '-o', '-'], { cwd: dir, encoding: 'utf8' }));
+      const report = JSON.parse(execFileSync(PYTHON, ['-m', 'coverage', 'json', '-o', '-'], { cwd: dir, encoding: 'utf8' })) as CoverageJson;
       const module = report.files['src/pkg/client.py'];
       const source = readFileSync(path.join(dir, 'src/pkg/client.py'), 'utf8').split('\n');
       // The helpers: from each `def _drain_response` / `async def _adrain_response` to the blank lines after it.
@@ -175,8 +180,8 @@ describe('the test drainguard fix writes for a Python module, in the project\'s 
         for (let n = index; n < source.length && !(source[n] === '' && source[n + 1] === ''); n++) helperLines.add(n + 1);
       }
       expect(helperLines.size).toBeGreaterThan(50);
-      expect(module.missing_lines.filter((line: number) => helperLines.has(line))).toEqual([]);
-      expect(module.missing_branches.filter(([from]: [number, number]) => helperLines.has(from))).toEqual([]);
+      expect(module.missing_lines.filter((line) => helperLines.has(line))).toEqual([]);
+      expect(module.missing_branches.filter(([from]) => helperLines.has(from))).toEqual([]);
       const test = report.files['tests/test_client_drain.py'];
       expect([test.missing_lines, test.missing_branches]).toEqual([[], []]);
     },
