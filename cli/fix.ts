@@ -21,6 +21,7 @@ import { dirtyFiles } from './git-clean.js';
 import { rewritePython } from '../codemods/python/rewrite.js';
 import { isPythonPath, mayReportPython } from './python-files.js';
 import { problemLine, readSourceText } from './source-text.js';
+import { planPythonHelperTests, pythonHelperTestPaths, writePythonHelperTest } from './fix-python-test.js';
 import { FIX_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -181,8 +182,10 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   const writing = rewritten.filter((entry) => entry.output !== null);
+  // The test of each rewritten Python module's drain helper, written with it unless --no-test (cli/fix-python-test.ts).
+  const pythonTests = signal.aborted || !args.test ? [] : planPythonHelperTests(writing.filter((entry) => isPythonPath(entry.file)).map((entry) => ({ file: entry.file, text: entry.output ?? '' })));
   if (!signal.aborted && !args.dry && !args.force) {
-    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file)]);
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file), ...pythonHelperTestPaths(pythonTests)]);
     if (dirty.length > 0) {
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
       process.stderr.write(
@@ -194,7 +197,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   if (!signal.aborted) phase = 'writing';
-  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path)]) : undefined;
+  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...pythonHelperTestPaths(pythonTests)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
@@ -254,6 +257,17 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
     }
     report.changed = true;
     written.push({ path: entry.file, problem: entry.formatProblem });
+    showDiff(report);
+  }
+  for (const test of pythonTests) {
+    if (signal.aborted) {
+      if (test.text !== null) notWritten++;
+      continue;
+    }
+    const moduleWritten = reports.some((report) => report.path === test.modulePath && report.changed);
+    const report = await writePythonHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten });
+    if (report.changed) written.push({ path: test.path });
+    reports.push(report);
     showDiff(report);
   }
   show('');
