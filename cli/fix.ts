@@ -129,6 +129,8 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
       const choice = choiceOf.get(file);
       const result = await rewriteFile(file, args, boundsOf(choice), choice?.path, named.has(file), signal);
       if (result) rewritten.push(result);
+      // Reads are synchronous (cli/source-text.ts): let a Ctrl-C in between files be heard.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (!signal.aborted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice), signal);
 

@@ -110,7 +110,7 @@ describe.each(ENGINES)('drainguard lint with DRAINGUARD_ENGINE=%s on files it ca
     const run = await runCli(['lint', '.', 'loop.js'], dir, env);
     expect(run.code).toBe(1);
     expect(run.stdout.replaceAll(dir, '<dir>')).toBe(STYLISH);
-    expect(run.stderr).toBe('drainguard lint: 8 files found, 1 parsed, 1 early close, 6 files not checked.\n');
+    expect(run.stderr).toBe('drainguard lint: 8 files found, 1 parsed, 1 early close, 6 files not checked.\nnext: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n');
   });
 
   it('gives each a fatal message in ESLint JSON', async () => {
@@ -237,7 +237,7 @@ describe('drainguard lint on a file or directory it may not read', () => {
     chmodSync(path.join(dir, 'locked'), 0o755);
     expect(run.code).toBe(1);
     expect(run.stderr.replaceAll(dir, '<dir>')).toBe(
-      "drainguard lint: cannot read directory locked: EACCES: permission denied, scandir '<dir>/locked'; its files were not checked\ndrainguard lint: 1 file found, 1 parsed, 1 early close.\n",
+      "drainguard lint: cannot read directory locked: EACCES: permission denied, scandir '<dir>/locked'; its files were not checked\ndrainguard lint: 1 file found, 1 parsed, 1 early close.\nnext: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n",
     );
     const clean = tempProject({ 'src/drained.js': DRAINED_JS, 'locked/stream.js': EARLY_CANCEL_JS });
     chmodSync(path.join(clean, 'locked'), 0);
