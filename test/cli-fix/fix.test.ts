@@ -147,7 +147,7 @@ describe('drainguard fix', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(`${inputOf('16-ts-budget-custom', '.ts')}\n`);
     expect(readdirSync(dir).sort()).toEqual(['.git', 'budget.ts']);
-    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,85 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+const DRAIN_LIMITS = { timeoutMs: 2500, maxBytes: 128 * 1024 };\n');
+    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,88 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+export const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {\n+  timeoutMs: 2500,\n+  maxBytes: 128 * 1024,\n+};\n');
     expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n');
     expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, () => reader.cancel());\n');
     expect(result.stderr).toContain('(dry run: nothing written)'); // with --print, stdout holds only the diffs

@@ -57,7 +57,7 @@ describe('drainguard fix: the helper module', () => {
     const module = readFileSync(join(dir, 'drain-body.js'), 'utf8');
     expect(module.split('\n').slice(0, 2)).toEqual([
       '// Past these limits a drain gives up and closes as the code did (0: no limit).',
-      'const DRAIN_LIMITS = { timeoutMs: 250, maxBytes: 4 * 1024 };',
+      'export const DRAIN_LIMITS = { timeoutMs: 250, maxBytes: 4 * 1024 };',
     ]);
     expect(module).toContain('\nexport function drainReader(reader, close) {\n');
     expect(parseFixJson(result).files[0]).toEqual({ path: join(dir, 'drain-body.js'), changed: true, sites: [], helper: 'created' });
