@@ -12,6 +12,7 @@ import { prefilterFor, settled } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { formatRewrite } from './fix-format.js';
 import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
+import { helperTestPaths, planHelperTests, writeHelperTest } from './fix-helper-test.js';
 import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
 import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
 import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
@@ -119,8 +120,12 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     }
   }
   const writing = rewritten.filter((entry) => entry.output !== null);
+  // The test of each helper module, written with it unless --no-test (cli/fix-helper-test.ts).
+  const importersOf = (modulePath: string): { file: string; text: string }[] =>
+    writing.filter((entry) => choiceOf.get(entry.file)?.path === modulePath).map((entry) => ({ file: entry.file, text: entry.output ?? '' }));
+  const tests = interrupted || !args.test ? [] : await planHelperTests(modules.map((module) => ({ ...module, importers: importersOf(module.path) })), { verifier, verify: args.verify });
   if (!interrupted && !args.dry && !args.force) {
-    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file)]);
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file)]);
     if (dirty.length > 0) {
       process.off('SIGINT', onSigint);
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
@@ -132,7 +137,7 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     }
   }
 
-  const patchRoot = args.print ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path)]) : undefined;
+  const patchRoot = args.print ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
@@ -155,6 +160,11 @@ export async function runFix(argv: readonly string[]): Promise<number> {
         unwritten.add(module.path);
       }
     }
+    reports.push(report);
+    show(report);
+  }
+  for (const test of tests) {
+    const report = await writeHelperTest(test, { dry: args.dry || interrupted, patchRoot: patchRoot?.root, moduleWritten: !unwritten.has(test.modulePath) });
     reports.push(report);
     show(report);
   }

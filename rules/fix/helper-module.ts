@@ -22,11 +22,21 @@ export interface HelperModule {
 export function readHelperModule(file: string): HelperModule | null | 'foreign' {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
-  const declared = new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const|let)\s+([\w$]+)/gm)].map((match) => match[1]));
+  const declared = declaredNames(text);
   const timeout = limitValue(text, 'timeoutMs');
   const maxBytes = limitValue(text, 'maxBytes');
   if (!declared.has('DRAIN_LIMITS') || timeout === null || maxBytes === null) return 'foreign';
   return { path: file, text, pieces: new Set(piecesIn(declared)), bounds: { drainTimeoutMs: timeout, drainMaxBytes: maxBytes } };
+}
+
+/** The names a module's text declares at its top level (functions, constants, variables). */
+function declaredNames(text: string): Set<string> {
+  return new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const|let)\s+([\w$]+)/gm)].map((match) => match[1]));
+}
+
+/** The pieces a helper module's text declares. */
+export function modulePieces(text: string): PieceName[] {
+  return piecesIn(declaredNames(text));
 }
 
 /** The start of the value of the `DRAIN_LIMITS` declaration (after its type, where it has one), up to its `{`. */
