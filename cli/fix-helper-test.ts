@@ -67,6 +67,8 @@ async function planHelperTest(module: ModuleToTest, { verifier, verify }: Helper
     testFunction: layout.testFunction,
     moduleSpecifier: moduleSpecifier(layout.path, module, layout.importExtension, layout.framework),
     nodeEnvironment: layout.nodeEnvironment,
+    referenceNodeTypes: layout.referenceNodeTypes,
+    typeImports: layout.typeImports,
     style,
   });
   if (text === '') return null;

@@ -23,6 +23,10 @@ export interface TestLayout {
   nodeEnvironment: boolean;
   /** Where its config's literal patterns cannot be seen to pick the file up: the config (the report says so). */
   notPickedUpBy: string | null;
+  /** The tsconfig that applies lists its `types` without Node's: the test references them itself. */
+  referenceNodeTypes: boolean;
+  /** How the repository imports types and values from one module: `import { a, type B }`, or a line each. */
+  typeImports: 'inline' | 'separate';
 }
 
 const SOURCE = /\.[cm]?[jt]sx?$/;
@@ -85,7 +89,60 @@ export async function testLayoutFor(modulePath: string, isOwnTest: (text: string
     sample: nearby[0] ?? null,
     nodeEnvironment: choice.otherEnvironment,
     notPickedUpBy: choice.notPickedUpBy,
+    referenceNodeTypes: listsTypesWithoutNode(path.dirname(testPath)),
+    typeImports: typeImportStyle([...nearby, ...siblingSources(path.dirname(modulePath), modulePath)]),
   };
+}
+
+/** The source files beside the module (their texts), at most twenty. */
+function siblingSources(dir: string, modulePath: string): string[] {
+  return readdirNames(dir)
+    .filter((name) => /\.[cm]?tsx?$/.test(name) && !name.endsWith('.d.ts') && path.join(dir, name) !== modulePath)
+    .slice(0, 20)
+    .map((name) => readText(path.join(dir, name)))
+    .filter((text): text is string => text !== null);
+}
+
+/**
+ * How `texts` import values and types from one module: with `type` inside the braces (`import { a, type B } from`), or
+ * in an `import type` of their own beside the values' import. The more frequent; a line each where neither is seen.
+ */
+function typeImportStyle(texts: readonly string[]): 'inline' | 'separate' {
+  let inline = 0;
+  let separate = 0;
+  for (const text of texts) {
+    for (const match of text.matchAll(/^import\s*\{([^}]*)\}\s*from/gm)) {
+      const names = match[1].split(',').map((name) => name.trim()).filter(Boolean);
+      if (names.some((name) => name.startsWith('type ')) && names.some((name) => !name.startsWith('type '))) inline++;
+    }
+    const typeSources = new Set([...text.matchAll(/^import\s+type\s*\{[^}]*\}\s*from\s*(['"][^'"]+['"])/gm)].map((match) => match[1]));
+    for (const match of text.matchAll(/^import\s*\{[^}]*\}\s*from\s*(['"][^'"]+['"])/gm)) if (typeSources.has(match[1])) separate++;
+  }
+  return inline > separate ? 'inline' : 'separate';
+}
+
+/**
+ * Whether the tsconfig.json nearest to `dir` (or the one it extends by a relative path) sets `compilerOptions.types`
+ * without `node`: then TypeScript loads Node's types only where another file references them, and a test of its own
+ * would not find `node:http`.
+ */
+function listsTypesWithoutNode(dir: string): boolean {
+  let config: string | null = null;
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, 'tsconfig.json'))) {
+      config = path.join(current, 'tsconfig.json');
+      break;
+    }
+    if (path.dirname(current) === current) return false;
+  }
+  for (let depth = 0; config && depth < 5; depth++) {
+    const text: string = readText(config) ?? '';
+    const types = /"types"\s*:\s*\[([^\]]*)\]/.exec(text);
+    if (types) return !/["'](@types\/)?node["']/.test(types[1]);
+    const extended: string | undefined = /"extends"\s*:\s*"(\.{1,2}\/[^"]+)"/.exec(text)?.[1];
+    config = extended ? path.resolve(path.dirname(config), extended.endsWith('.json') ? extended : `${extended}.json`) : null;
+  }
+  return false;
 }
 
 /** The directory of the nearest package.json up from `dir` (its own where it has one), else `dir`. */

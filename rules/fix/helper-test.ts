@@ -24,6 +24,10 @@ export interface HelperTestOptions {
   moduleSpecifier: string;
   /** A pragma that runs the file in Node where the repository's config sets another environment (`edge-runtime`, `jsdom`). */
   nodeEnvironment: boolean;
+  /** `/// <reference types="node" />`, where the tsconfig that applies lists its \`types\` without Node's (TypeScript). */
+  referenceNodeTypes?: boolean;
+  /** Types imported with the values (`import { a, type B }`) or on a line of their own (`import type { B }`, the default). */
+  typeImports?: 'inline' | 'separate';
   style: Style;
 }
 
@@ -36,7 +40,7 @@ const HEADER = `${HELPER_TEST_MARK}
 
 /** Whether `text` is a test drainguard wrote (it may rewrite it), not a file of the user's. */
 export function isHelperTest(text: string): boolean {
-  return text.replace(/^\uFEFF/, '').split(/\r?\n/, 4).some((line) => line === HELPER_TEST_MARK);
+  return text.replace(/^\uFEFF/, '').split(/\r?\n/, 8).some((line) => line === HELPER_TEST_MARK);
 }
 
 const CONSTANTS = `/** The event after which the code closed the body, and what then ends it. */
@@ -689,6 +693,16 @@ const TAP_BODY_SUITE = `describe('tapBody', %SUITE_OPTIONS%() => {
     });
   });
 
+  it('ends an iterable with neither destroy() nor return() at its byte limit', async () => {
+    await withLimits({ maxBytes: 40 }, async () => {
+      const iterator = trickling().iterable[Symbol.asyncIterator]();
+      const iterable = {
+        [Symbol.asyncIterator]: () => ({ next: () => iterator.next() }),
+      };
+      await assert.doesNotReject(tapBody(«typedAsWeb(»iterable«)»).drain());
+    });
+  });
+
   it('has nothing to drain in a body that is no stream', async () => {
     await assert.doesNotReject(tapBody(«typedAsWeb(»{}«)»).drain());
   });
@@ -958,12 +972,13 @@ export function helperTestText(pieces: Iterable<PieceName>, options: HelperTestO
     ...NODE_IMPORTS.flatMap(({ from, values, types }) => {
       const used = values.filter((name) => uses(body, name));
       const usedTypes = style.typescript ? types.filter((name) => uses(body, name)) : [];
+      if (options.typeImports === 'inline' && used.length > 0) return [importLine([...used, ...usedTypes.map((name) => `type ${name}`)], from, style)];
       return [...(used.length > 0 ? [importLine(used, from, style)] : []), ...(usedTypes.length > 0 ? [importLine(usedTypes, from, style, 'import type')] : [])];
     }),
     ...(options.importGlobals ? [importLine(['describe', options.testFunction], FRAMEWORK_MODULE[options.framework], style)] : []),
     importLine(moduleNames, options.moduleSpecifier, style),
   ];
-  const pragma = options.nodeEnvironment ? pragmaLines(options.framework) : [];
+  const pragma = [...(options.nodeEnvironment ? pragmaLines(options.framework) : []), ...(options.referenceNodeTypes && style.typescript ? ['/// <reference types="node" />'] : [])];
   const header = layOut(HEADER, style);
   return `${[...pragma, header, ...imports].join(style.eol)}${style.eol}${style.eol}${body}${style.eol}`;
 }
@@ -978,9 +993,9 @@ function uses(body: string, name: string): boolean {
   return new RegExp(`(?<![\\w$.])${local}\\b`).test(code);
 }
 
-/** Names sorted as import sorters sort them (case aside). */
+/** Names sorted as import sorters sort them (case and `type` aside). */
 function sortNames(names: readonly string[]): string[] {
-  const key = (name: string): string => name.toLowerCase();
+  const key = (name: string): string => name.replace(/^type /, '').toLowerCase();
   return [...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
