@@ -65,14 +65,24 @@ export async function testLayoutFor(modulePath: string, isOwnTest: (text: string
     return text !== null && isOwnTest(text) && new RegExp(`from ['"][^'"]*\\b${moduleName}(\\.[cm]?[jt]s)?['"]`).test(text);
   });
   const suffix = named.filter((file) => /\.spec\.[^.]+$/.test(file)).length > named.length / 2 ? '.spec' : '.test';
-  const testPath = earlier ?? path.join(testDirectory(modulePath, root, tests, relative), `${moduleName}${suffix}${extension}`);
+  const fileName = `${moduleName}${suffix}${extension}`;
 
   const manifests = [root, ...nested.filter((dir) => TEST_DIR.test(path.basename(dir))), workspaceRoot(root)]
     .filter((dir, index, all): dir is string => dir !== null && all.indexOf(dir) === index)
     .map(readManifest)
     .filter((manifest): manifest is Manifest => manifest !== null);
-  const nearby = nearestTests(testPath, tests).map(readText).filter((text): text is string => text !== null);
-  const choice = chooseFramework(testPath, manifests, nearby, [root, ...nested]);
+  const nearbyOf = (candidate: string): string[] => nearestTests(candidate, tests).map(readText).filter((text): text is string => text !== null);
+  const choose = (candidate: string) => ({ path: candidate, choice: chooseFramework(candidate, manifests, nearbyOf(candidate), [root, ...nested]) });
+  // The place the layout says, else (where its framework's config would not pick it up) beside the module, else beside
+  // the existing test nearest to it that the config does pick up.
+  let placed = choose(earlier ?? path.join(testDirectory(modulePath, root, tests, relative), fileName));
+  if (!earlier && placed.choice.notPickedUpBy) {
+    const alternatives = [path.dirname(modulePath), ...nearestTests(modulePath, tests, tests.length).map((test) => path.dirname(test))];
+    const picked = [...new Set(alternatives)].slice(0, 12).map((dir) => choose(path.join(dir, fileName))).find((candidate) => candidate.choice.notPickedUpBy === null && candidate.choice.framework === placed.choice.framework);
+    if (picked) placed = picked;
+  }
+  const { path: testPath, choice } = placed;
+  const nearby = nearbyOf(testPath);
   const importing = nearby.filter((text) => /^\s*(describe|it|test)\(/m.test(text));
   const frameworkModule = { vitest: 'vitest', jest: '@jest/globals', mocha: 'mocha', 'node:test': 'node:test' }[choice.framework];
   const importGlobals =
@@ -256,15 +266,15 @@ function readdirNames(dir: string): string[] {
   }
 }
 
-/** The tests nearest to `testPath` (same directory first, then by distance), at most five. */
-function nearestTests(testPath: string, tests: readonly string[]): string[] {
+/** The tests nearest to `testPath` (same directory first, then by distance), at most `count`. */
+function nearestTests(testPath: string, tests: readonly string[], count = 5): string[] {
   const dir = path.dirname(testPath);
   const distance = (file: string): number => path.relative(dir, path.dirname(file)).split(path.sep).filter((part) => part !== '').length;
   return tests
     .filter((file) => file !== testPath)
     .map((file) => ({ file, distance: distance(file) }))
     .sort((a, b) => a.distance - b.distance || a.file.localeCompare(b.file))
-    .slice(0, 5)
+    .slice(0, count)
     .map((entry) => entry.file);
 }
 
@@ -321,7 +331,6 @@ function chooseFramework(testPath: string, manifests: readonly Manifest[], nearb
     const configs = [...new Set([...dirs, ...manifests.map((manifest) => manifest.dir)])].flatMap((dir) => readConfigs(framework, dir, testPath, manifests));
     let score = 0;
     if (configs.some((config) => config.picks === true)) score += 8;
-    else if (configs.length > 0 && configs.every((config) => config.picks === false)) score -= 8;
     if (configs.length > 0) score += 2;
     for (const manifest of manifests) {
       if (SCRIPT_WORD[framework].test(manifest.scripts.test ?? '') || SCRIPT_WORD[framework].test(scriptFileText(manifest.dir, manifest.scripts.test))) score += 2;
