@@ -59,7 +59,7 @@ text to parse; the output is the same).
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
                       [--drain-max-bytes N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
-                      [--close-method NAME]... [--helper-path PATH] [--force]
+                      [--close-method NAME]... [--helper-path PATH] [--no-test] [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
 the result is handed over at the terminal event as before, and the rest of the
@@ -87,6 +87,9 @@ Options:
                          adds a diagnostic is rolled back and reported manual
                          with the diagnostic
   --no-verify            do not type-check rewritten files
+  --no-test              write no test of the helper module (by default one
+                         is written with it, in the repository's test
+                         framework and place, so that coverage gates hold)
   --types                find sites with TypeScript type information, as
                          drainguard lint --types does
   --terminal-pattern RE  the rule option terminalPatterns (repeat it; replaces
