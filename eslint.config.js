@@ -18,7 +18,7 @@ export default defineConfig([
     languageOptions: {
       parserOptions: {
         // Files no tsconfig includes: vitest's config, and the texts test/self-lint lints from memory.
-        projectService: { allowDefaultProject: ['vitest.config.ts', 'rules/broken-example.ts', 'rules/wrong-way-example.ts', 'rules/*/wrong-way-example.ts', 'codemods/wrong-way-example.ts', 'testing/wrong-way-example.ts'] },
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'rules/broken-example.ts', 'rules/wrong-way-example.ts', 'rules/*/wrong-way-example.ts', 'codemods/wrong-way-example.ts', 'testing/wrong-way-example.ts', 'transport/wrong-way-example.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -56,7 +56,7 @@ export default defineConfig([
   },
   {
     name: 'drainguard/layers',
-    files: ['rules/**/*.ts', 'codemods/**/*.ts', 'codemods/**/*.cts', 'cli/**/*.ts', 'testing/**/*.ts'],
+    files: ['rules/**/*.ts', 'codemods/**/*.ts', 'codemods/**/*.cts', 'cli/**/*.ts', 'testing/**/*.ts', 'transport/**/*.ts', 'transport/**/*.cts'],
     plugins: { 'import-x': importX },
     settings: {
       // Sources import each other as `./x.js`, which is `x.ts` before the build.
@@ -92,6 +92,8 @@ function layerZones() {
   zones[4].from = ['cli/**'];
   zones[4].except = [];
   // drainguard/testing is the test kit users import: Node built-ins only.
-  zones.push({ target: ['testing/**'], from: ['rules/**', 'codemods/**', 'cli/**'], except: [], message: 'drainguard/testing uses Node built-ins only.' });
+  zones.push({ target: ['testing/**'], from: ['rules/**', 'codemods/**', 'cli/**', 'transport/**'], except: [], message: 'drainguard/testing uses Node built-ins only.' });
+  // drainguard/undici, the transport: Node built-ins and undici, nothing of the project's.
+  zones.push({ target: ['transport/**'], from: ['rules/**', 'codemods/**', 'cli/**', 'testing/**'], except: [], message: 'drainguard/undici imports nothing of the project (Node built-ins and undici only).' });
   return zones;
 }

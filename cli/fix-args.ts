@@ -1,4 +1,4 @@
-import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS } from '../rules/contract/drain-options.js';
+import { DEFAULT_DRAIN_MAX_BYTES, DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_DRAIN_WAIT_MS } from '../rules/contract/drain-options.js';
 import { parseCommandArgs, type CommandSpec, type OptionTable } from './args.js';
 import { RULE_OPTIONS, ruleOptionsFrom, type CliRuleOptions } from './rule-args.js';
 
@@ -11,6 +11,8 @@ export interface FixArgs {
   drainTimeoutMs?: number;
   /** The drain's byte limit (0 = none); undefined when not given. */
   drainMaxBytes?: number;
+  /** The budget of a drain the caller waits for (0 = the whole drain budget); undefined when not given. */
+  drainWaitMs?: number;
   /** Where the helper module the rewritten files import goes (a file, or a directory for drain-body.ts/.js). */
   helperPath?: string;
   /** 'auto' (default): type-check rewritten TypeScript files that a tsconfig.json applies to; 'on': every TypeScript file; 'off': none. */
@@ -36,6 +38,7 @@ const FIX_SPEC = {
     json: { type: 'boolean' },
     'drain-timeout-ms': { type: 'string' },
     'drain-max-bytes': { type: 'string' },
+    'drain-wait-ms': { type: 'string' },
     'helper-path': { type: 'string' },
     verify: { type: 'boolean' },
     'no-verify': { type: 'boolean' },
@@ -65,6 +68,8 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
   if (typeof drainTimeoutMs === 'string') return { ok: false, error: drainTimeoutMs };
   const drainMaxBytes = wholeNumber('drain-max-bytes', values['drain-max-bytes'], `bytes (0 = no byte limit, default ${DEFAULT_DRAIN_MAX_BYTES})`);
   if (typeof drainMaxBytes === 'string') return { ok: false, error: drainMaxBytes };
+  const drainWaitMs = wholeNumber('drain-wait-ms', values['drain-wait-ms'], `milliseconds (0 = the whole --drain-timeout-ms, default ${DEFAULT_DRAIN_WAIT_MS})`);
+  if (typeof drainWaitMs === 'string') return { ok: false, error: drainWaitMs };
   if (values['helper-path'] === '') return { ok: false, error: '--helper-path takes a path.' };
   if (values.verify && values['no-verify']) return { ok: false, error: '--verify and --no-verify contradict each other.' };
   const rule = ruleOptionsFrom(values);
@@ -78,6 +83,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       json: values.json ?? false,
       drainTimeoutMs,
       drainMaxBytes,
+      drainWaitMs,
       helperPath: values['helper-path'],
       verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
       types: values.types ?? false,

@@ -7,9 +7,9 @@ import { helperTestText, isHelperTest, type TestFramework } from '../rules/fix/h
 import { detectStyle, styleSettingsFor } from '../rules/fix/style.js';
 import { isTypeScriptPath } from '../rules/parser-options.js';
 import { diffPath } from './diff-paths.js';
-import { formatRewrite } from './fix-format.js';
+import { formatRewrite, type FormatProblem } from './fix-format.js';
 import { unifiedDiff, type FileReport } from './fix-report.js';
-import { hasTsconfig, type RewriteVerifier } from './fix-verify.js';
+import { allAdded, hasTsconfig, type Verifier } from './fix-verify.js';
 import { testLayoutFor } from './test-layout.js';
 
 /**
@@ -21,6 +21,8 @@ import { testLayoutFor } from './test-layout.js';
 export interface ModuleToTest {
   path: string;
   text: string;
+  /** Its text before the run (null: the run creates it). */
+  before: string | null;
   importers: ReadonlyArray<{ file: string; text: string }>;
 }
 
@@ -36,24 +38,28 @@ export interface HelperTest {
   skipped?: string;
   /** What the report adds (a config that does not pick the file up). */
   note?: string;
+  /** Why the repository's formatter did not format it, where it could not run. */
+  formatProblem?: FormatProblem;
 }
 
 export interface HelperTestOptions {
-  verifier: RewriteVerifier | undefined;
+  verifier: Verifier | undefined;
   verify: 'auto' | 'on' | 'off';
+  signal?: AbortSignal;
 }
 
 /** The tests of the run's helper modules, in their order; a module whose test would not change has none. */
 export async function planHelperTests(modules: readonly ModuleToTest[], options: HelperTestOptions): Promise<HelperTest[]> {
   const tests: HelperTest[] = [];
   for (const module of modules) {
+    if (options.signal?.aborted) break;
     const test = await planHelperTest(module, options);
     if (test) tests.push(test);
   }
   return tests;
 }
 
-async function planHelperTest(module: ModuleToTest, { verifier, verify }: HelperTestOptions): Promise<HelperTest | null> {
+async function planHelperTest(module: ModuleToTest, { verifier, verify, signal }: HelperTestOptions): Promise<HelperTest | null> {
   const layout = await testLayoutFor(module.path, isHelperTest);
   const base = { path: layout.path, modulePath: module.path, framework: layout.framework, existing: null, text: null };
   const current = existsSync(layout.path) ? readFileSync(layout.path, 'utf8') : null;
@@ -72,14 +78,20 @@ async function planHelperTest(module: ModuleToTest, { verifier, verify }: Helper
     style,
   });
   if (text === '') return null;
-  const formatted = (await formatRewrite(layout.path, null, text)).text;
+  const { text: formatted, problem } = await formatRewrite(layout.path, null, text, signal);
   if (formatted === current) return null;
   if (verifier && typescript && (verify === 'on' || hasTsconfig(layout.path))) {
-    const [diagnostic] = await verifier.addedDiagnostics(layout.path, '', formatted, [{ path: module.path, text: module.text }]);
+    // As the project's own type-check sees it: where its tsconfig includes the test (the module is new, nothing else
+    // imports it yet, so it is checked whether or not the tsconfig lists it).
+    const changes = [
+      { path: layout.path, before: current, after: formatted },
+      { path: module.path, before: module.before, after: module.text },
+    ];
+    const [diagnostic] = allAdded(await verifier.addedByFile(changes, layout.path, { check: [layout.path], roots: [module.path] }));
     if (diagnostic !== undefined) return { ...base, existing: current, skipped: `it does not type-check here: ${diagnostic}` };
   }
   const note = layout.notPickedUpBy ? `${path.basename(layout.notPickedUpBy)} does not pick it up as it reads: add it to its test patterns` : undefined;
-  return { ...base, text: formatted, existing: current, ...(note ? { note } : {}) };
+  return { ...base, text: formatted, existing: current, ...(note ? { note } : {}), ...(problem ? { formatProblem: problem } : {}) };
 }
 
 /**

@@ -25,9 +25,26 @@ export interface FixSummary {
   fixed: number;
   manual: number;
   errors: number;
+  /** After Ctrl-C: the phase it stopped, and how many files it had to write that it did not write. */
+  interrupted?: { phase: FixPhase; filesNotWritten: number };
 }
 
-export function summarize(files: readonly FileReport[], filesScanned: number): FixSummary {
+/** What `fix` was doing: reading and rewriting in memory, formatting, type-checking, writing. */
+export type FixPhase = 'reading' | 'formatting' | 'type-checking' | 'writing';
+
+/**
+ * The repository's formatter could not be run on files `fix` wrote: which configuration, why, and what formats them
+ * (`run`, the files' paths included).
+ */
+export interface FormattingReport {
+  formatter: string;
+  config: string;
+  reason: string;
+  files: string[];
+  run: string;
+}
+
+export function summarize(files: readonly FileReport[], filesScanned: number, interrupted?: FixSummary['interrupted']): FixSummary {
   const sites = files.flatMap((file) => file.sites);
   return {
     filesScanned,
@@ -35,6 +52,7 @@ export function summarize(files: readonly FileReport[], filesScanned: number): F
     fixed: sites.filter((site) => site.status === 'fixed').length,
     manual: sites.filter((site) => site.status === 'manual').length,
     errors: files.filter((file) => file.error !== undefined).length,
+    ...(interrupted ? { interrupted } : {}),
   };
 }
 
@@ -57,8 +75,8 @@ export function colorDiff(diff: string): string {
     .join('\n');
 }
 
-/** The human report: one line per site or failed file, then the totals. */
-export function humanReport(files: readonly FileReport[], summary: FixSummary, cwd: string, dry: boolean): string {
+/** The human report: one line per site or failed file, one per formatter that could not run, then the totals. */
+export function humanReport(files: readonly FileReport[], summary: FixSummary, cwd: string, dry: boolean, formatting: readonly FormattingReport[] = []): string {
   const out: string[] = [];
   for (const file of files) {
     const shown = path.relative(cwd, file.path) || file.path;
@@ -69,12 +87,30 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
       out.push(`${shown}:${site.line}:${site.column}  ${statusText(site)}${site.reason ? `  ${site.reason}` : ''}`);
     }
   }
+  for (const problem of formatting) {
+    const files = `${problem.files.length} ${dry ? 'changed' : 'written'} file${problem.files.length === 1 ? '' : 's'}`;
+    const reason = problem.reason.split(`${cwd}${path.sep}`).join('');
+    out.push(
+      `${path.relative(cwd, problem.config) || problem.config}  not formatted: ${reason.replace(/[.:]?$/, ';')} ` +
+        `${files} laid out as drainguard writes them (the settings the configuration states, else the file's own style): ` +
+        `run the repository's formatter on ${problem.files.length === 1 ? 'it' : 'them'}: ${problem.run}`,
+    );
+  }
   const totals =
     `${summary.filesScanned} file${summary.filesScanned === 1 ? '' : 's'} scanned, ${summary.sitesFound} site${summary.sitesFound === 1 ? '' : 's'}: ` +
     `${summary.fixed} fixed, ${summary.manual} manual, ${summary.errors} error${summary.errors === 1 ? '' : 's'}`;
-  out.push(dry ? `${totals} (dry run: nothing written)` : totals);
+  const { interrupted } = summary;
+  if (interrupted) {
+    const notWritten = `${interrupted.filesNotWritten} file${interrupted.filesNotWritten === 1 ? '' : 's'} not written`;
+    out.push(`${totals} (interrupted while ${interrupted.phase === 'reading' ? 'reading the files' : interrupted.phase}: ${dry ? 'dry run, nothing written' : notWritten})`);
+  } else out.push(dry ? `${totals} (dry run: nothing written)` : totals);
+  if (summary.manual > 0) out.push(MANUAL_POINTER.trimEnd());
   return `${out.join('\n')}\n`;
 }
+
+/** After sites left manual: what keeps their connections meanwhile, with no source change. */
+export const MANUAL_POINTER =
+  'next: until the manual sites are rewritten by hand, drainguard/undici (Node) and drainguard-httpx (Python) keep their connections at run time with no source change\n';
 
 /** The last line of `fix --print` (on stderr, so stdout stays a patch) when something was fixed. */
 export const PROVE_POINTER =

@@ -6,16 +6,16 @@ import { drainBounds, type DrainBounds } from '../rules/contract/drain-options.j
 import { rewrite, type RewriteResult, type SiteResult } from '../codemods/rewrite.js';
 import { HELPER_MODULE_NAME, extendHelperModule, helperModuleText } from '../rules/fix/helper-module.js';
 import type { PieceName } from '../rules/fix/helpers.js';
-import { detectStyle, styleSettingsFor } from '../rules/fix/style.js';
+import { detectStyle, styleSettingsFor, type StyleSettings } from '../rules/fix/style.js';
 import { collectTargetsOrReport } from './files.js';
 import { prefilterFor, settled } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
-import { formatRewrite } from './fix-format.js';
+import { formatRewrite, formatterProblem, type FormatProblem } from './fix-format.js';
 import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
 import { helperTestPaths, planHelperTests, writeHelperTest } from './fix-helper-test.js';
-import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport } from './fix-report.js';
+import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport, type FixPhase, type FormattingReport } from './fix-report.js';
 import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
-import { RewriteVerifier, hasTsconfig } from './fix-verify.js';
+import { VerificationInterrupted, allAdded, hasTsconfig, projectOf, startVerifier, type FileChange, type Verifier } from './fix-verify.js';
 import { stdoutSupportsColor } from './format.js';
 import { errorCode } from './errors.js';
 import { dirtyFiles } from './git-clean.js';
@@ -36,9 +36,11 @@ interface Rewritten {
   /** What the output imports from the helper module. */
   helperPieces: PieceName[];
   error?: string;
+  /** Why the repository's formatter did not format the output, where it could not run. */
+  formatProblem?: FormatProblem;
 }
 
-/** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal. */
+/** `drainguard fix`: 0 every site fixed (or none), 1 some site manual or some file failed, 2 usage error or refusal, 130 Ctrl-C. */
 export async function runFix(argv: readonly string[]): Promise<number> {
   const parsed = parseFixArgs(argv);
   if (!parsed.ok) {
@@ -68,66 +70,124 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     process.stderr.write(`drainguard fix: ${choices.error}\n`);
     return 2;
   }
+
+  // Ctrl-C stops the run at once: in memory (reading, formatting, type-checking) nothing is written yet; while it
+  // writes, after the file being written. A second Ctrl-C exits there and then (each write is atomic all the same).
+  const stop = new AbortController();
+  const progress = process.stderr.isTTY && !args.json;
+  const onSigint = (): void => {
+    if (stop.signal.aborted) {
+      process.stderr.write(`${progress ? CLEAR_LINE : ''}drainguard fix: interrupted again: exiting; every file is either unchanged or fully rewritten.\n`);
+      process.exit(130);
+    }
+    stop.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const verifier = args.verify === 'off' ? undefined : startVerifier(stop.signal);
+  try {
+    return await fix({ args, cwd, files, named, choices, verifier, signal: stop.signal, progress });
+  } finally {
+    process.off('SIGINT', onSigint);
+    await verifier?.close();
+  }
+}
+
+interface FixRun {
+  args: FixArgs;
+  cwd: string;
+  files: readonly string[];
+  named: ReadonlySet<string>;
+  choices: HelperChoice[];
+  verifier: Verifier | undefined;
+  signal: AbortSignal;
+  progress: boolean;
+}
+
+async function fix({ args, cwd, files, named, choices, verifier, signal, progress }: FixRun): Promise<number> {
   const choiceOf = new Map(choices.flatMap((choice) => choice.files.map((file) => [file, choice] as const)));
   // An existing helper module keeps its limits unless they are given; the drains that import it run with them.
   const boundsOf = (choice: HelperChoice | undefined): DrainBounds =>
     drainBounds({
       drainTimeoutMs: args.drainTimeoutMs ?? choice?.existing?.bounds.drainTimeoutMs,
       drainMaxBytes: args.drainMaxBytes ?? choice?.existing?.bounds.drainMaxBytes,
+      drainWaitMs: args.drainWaitMs,
     });
-
-  let interrupted = false;
-  const onSigint = (): void => {
-    interrupted = true;
+  let phase: FixPhase = 'reading';
+  const show = (step: string): void => {
+    if (progress) process.stderr.write(`${CLEAR_LINE}${step}`);
   };
-  process.on('SIGINT', onSigint);
-  const progress = process.stderr.isTTY && !args.json;
+
   const rewritten: Rewritten[] = [];
   let scanned = 0;
+  let modules: ModuleText[] = [];
   try {
     for (const file of files) {
-      if (interrupted) break;
+      if (signal.aborted) break;
       scanned++;
-      if (progress) process.stderr.write(`${CLEAR_LINE}[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
+      show(`[${scanned}/${files.length}] ${path.relative(cwd, file)}`);
       const choice = choiceOf.get(file);
-      const result = await rewriteFile(file, args, boundsOf(choice), choice?.path, named.has(file));
+      const result = await rewriteFile(file, args, boundsOf(choice), choice?.path, named.has(file), signal);
       if (result) rewritten.push(result);
     }
-    if (!interrupted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice));
+    if (!signal.aborted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice), signal);
+
+    const finishModules = async (check: Verifier | undefined): Promise<ModuleText[]> => {
+      const done: ModuleText[] = [];
+      for (const choice of choices) {
+        if (signal.aborted) break;
+        const module = await finishHelperModule(choice, rewritten, args, boundsOf(choice), check, signal);
+        if (module) done.push(module);
+      }
+      return done;
+    };
+    const toWrite = rewritten.filter((entry) => entry.output !== null);
+    if (!signal.aborted) {
+      phase = 'type-checking';
+      show('type-checking the helper module');
+      modules = await finishModules(verifier);
+    }
+    if (!signal.aborted) {
+      phase = 'formatting';
+      for (const [index, entry] of toWrite.entries()) {
+        if (signal.aborted || entry.output === null) continue;
+        show(`formatting [${index + 1}/${toWrite.length}] ${path.relative(cwd, entry.file)}`);
+        const formatted = await formatRewrite(entry.file, entry.source, entry.output, signal);
+        entry.output = formatted.text;
+        if (formatted.problem) entry.formatProblem = formatted.problem;
+      }
+    }
+    if (verifier && !signal.aborted) {
+      phase = 'type-checking';
+      const checked = toWrite.filter((entry) => isTypeScriptPath(entry.file) && (args.verify === 'on' || hasTsconfig(entry.file)));
+      let pending = groupBy(checked, (entry) => projectOf(entry.file));
+      while (pending.size > 0 && !signal.aborted) {
+        const again = new Map<string, Rewritten[]>();
+        for (const [project, group] of pending) {
+          const entries = group.filter((entry) => entry.output !== null);
+          if (entries.length === 0) continue;
+          show(`type-checking ${entries.length} rewritten file${entries.length === 1 ? '' : 's'} (${path.relative(cwd, project) || project})`);
+          const moduleOf = (entry: Rewritten): ModuleText | undefined => modules.find((module) => module.path === choiceOf.get(entry.file)?.path);
+          if (await verifyTypes(entries, verifier, moduleOf, (entry) => show(`type-checking ${path.relative(cwd, entry.file)} alone`))) again.set(project, entries);
+        }
+        // Only what the files that stay rewritten import; checked again with it where a rewrite was rolled back.
+        if (again.size > 0) modules = await finishModules(undefined);
+        pending = again;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof VerificationInterrupted)) throw error;
   } finally {
-    if (progress) process.stderr.write(CLEAR_LINE);
+    show('');
   }
 
-  const verifier = args.verify === 'off' ? undefined : new RewriteVerifier();
-  const finishModules = async (check: RewriteVerifier | undefined): Promise<ModuleText[]> => {
-    const modules: ModuleText[] = [];
-    for (const choice of choices) {
-      const module = await finishHelperModule(choice, rewritten, args, boundsOf(choice), check);
-      if (module) modules.push(module);
-    }
-    return modules;
-  };
-  let modules = interrupted ? [] : await finishModules(verifier);
-  const moduleOf = (entry: Rewritten): ModuleText | undefined => modules.find((module) => module.path === choiceOf.get(entry.file)?.path);
-  const reports: FileReport[] = [];
-  const toWrite = rewritten.filter((entry) => entry.output !== null);
-  if (!interrupted) {
-    for (const entry of toWrite) entry.output = (await formatRewrite(entry.file, entry.source, entry.output!)).text;
-    if (verifier) {
-      for (const entry of toWrite) await verifyTypes(entry, args, verifier, moduleOf(entry) ?? null);
-      // Only what the files that stay rewritten import.
-      modules = await finishModules(undefined);
-    }
-  }
   const writing = rewritten.filter((entry) => entry.output !== null);
   // The test of each helper module, written with it unless --no-test (cli/fix-helper-test.ts).
   const importersOf = (modulePath: string): { file: string; text: string }[] =>
     writing.filter((entry) => choiceOf.get(entry.file)?.path === modulePath).map((entry) => ({ file: entry.file, text: entry.output ?? '' }));
-  const tests = interrupted || !args.test ? [] : await planHelperTests(modules.map((module) => ({ ...module, importers: importersOf(module.path) })), { verifier, verify: args.verify });
-  if (!interrupted && !args.dry && !args.force) {
+  const tests = signal.aborted || !args.test ? [] : await planHelperTests(modules.map((module) => ({ path: module.path, text: module.text, before: module.existing?.text ?? null, importers: importersOf(module.path) })), { verifier, verify: args.verify, signal });
+  if (!signal.aborted && !args.dry && !args.force) {
     const dirty = await dirtyFiles([...modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file)]);
     if (dirty.length > 0) {
-      process.off('SIGINT', onSigint);
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
       process.stderr.write(
         `drainguard fix: refusing to rewrite ${dirty.length === 1 ? 'a file that has' : 'files that have'} uncommitted changes: ${named}.\n` +
@@ -137,20 +197,30 @@ export async function runFix(argv: readonly string[]): Promise<number> {
     }
   }
 
-  const patchRoot = args.print ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests)]) : undefined;
+  if (!signal.aborted) phase = 'writing';
+  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
   const color = stdoutSupportsColor();
-  const show = (report: FileReport): void => {
+  const showDiff = (report: FileReport): void => {
     if (!report.diff || args.json) return;
     process.stdout.write(color ? `${colorDiff(report.diff)}\n` : `${report.diff}\n`);
   };
+  // What is reported: every file the run read, or after Ctrl-C only what it wrote (a dry run writes nothing).
+  let reports: FileReport[] = [];
+  const written: Array<{ path: string; problem?: FormatProblem }> = [];
   const unwritten = new Set<string>();
+  let notWritten = 0;
+  let writes = 0;
   for (const module of modules) {
+    if (signal.aborted) {
+      notWritten++;
+      continue;
+    }
     const report: FileReport = { path: module.path, changed: true, sites: [], helper: module.existing ? 'updated' : 'created' };
     if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, module.path), module.existing?.text ?? null, module.text);
-    if (!args.dry && !interrupted) {
+    if (!args.dry) {
       try {
         await mkdir(path.dirname(module.path), { recursive: true });
         await writeFileAtomic(module.path, module.text, { encoding: 'utf8' });
@@ -160,61 +230,105 @@ export async function runFix(argv: readonly string[]): Promise<number> {
         unwritten.add(module.path);
       }
     }
+    if (report.changed) written.push({ path: module.path, problem: module.formatProblem });
     reports.push(report);
-    show(report);
+    showDiff(report);
   }
   for (const test of tests) {
-    const report = await writeHelperTest(test, { dry: args.dry || interrupted, patchRoot: patchRoot?.root, moduleWritten: !unwritten.has(test.modulePath) });
+    if (signal.aborted) {
+      if (test.text !== null) notWritten++;
+      continue;
+    }
+    const report = await writeHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten: !unwritten.has(test.modulePath) });
+    if (report.changed) written.push({ path: test.path, problem: test.formatProblem });
     reports.push(report);
-    show(report);
+    showDiff(report);
   }
-  try {
-    for (const entry of rewritten) {
-      const report: FileReport = { path: entry.file, changed: false, sites: entry.sites, ...(entry.error ? { error: entry.error } : {}) };
-      reports.push(report);
-      if (entry.output === null) continue;
-      if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, entry.file), entry.source, entry.output);
-      if (entry.helperPieces.length > 0 && unwritten.has(choiceOf.get(entry.file)?.path ?? '')) {
-        report.error = 'not written: the helper module it imports could not be written';
+  for (const entry of rewritten) {
+    if (signal.aborted) {
+      if (entry.output !== null) notWritten++;
+      continue;
+    }
+    const report: FileReport = { path: entry.file, changed: false, sites: entry.sites, ...(entry.error ? { error: entry.error } : {}) };
+    reports.push(report);
+    if (entry.output === null) continue;
+    if (patchRoot) report.diff = unifiedDiff(diffPath(patchRoot.root, entry.file), entry.source, entry.output);
+    if (entry.helperPieces.length > 0 && unwritten.has(choiceOf.get(entry.file)?.path ?? '')) {
+      report.error = 'not written: the helper module it imports could not be written';
+      continue;
+    }
+    if (!args.dry) {
+      show(`writing [${++writes}/${writing.length}] ${path.relative(cwd, entry.file)}`);
+      try {
+        await writeFileAtomic(entry.file, entry.output, { encoding: 'utf8' });
+      } catch (error) {
+        report.error = `cannot write: ${messageOf(error)}`;
         continue;
       }
-      if (!args.dry) {
-        if (interrupted) break;
-        try {
-          await writeFileAtomic(entry.file, entry.output, { encoding: 'utf8' });
-        } catch (error) {
-          report.error = `cannot write: ${messageOf(error)}`;
-          continue;
-        }
-      }
-      report.changed = true;
-      show(report);
     }
-  } finally {
-    process.off('SIGINT', onSigint);
+    report.changed = true;
+    written.push({ path: entry.file, problem: entry.formatProblem });
+    showDiff(report);
   }
+  show('');
+  const stoppedIn = signal.aborted ? phase : undefined;
+  // After Ctrl-C, only what was written: a file with nothing to write, or not reached, is for the next run.
+  if (stoppedIn) reports = args.dry ? [] : reports.filter((report) => report.changed);
 
-  const summary = summarize(reports, scanned);
+  const formatting = formattingReports(written, cwd);
+  const summary = summarize(reports, scanned, stoppedIn ? { phase: stoppedIn, filesNotWritten: notWritten } : undefined);
   if (args.json) {
     const shown = reports.map((report) => (args.print ? report : { ...report, diff: undefined }));
-    process.stdout.write(`${JSON.stringify({ files: shown, summary }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ files: shown, ...(formatting.length > 0 ? { formatting } : {}), summary }, null, 2)}\n`);
   } else {
     // With --print, stdout is the patch alone (`fix --dry --print > p.diff && git apply p.diff`).
-    (args.print ? process.stderr : process.stdout).write(humanReport(reports, summary, cwd, args.dry));
+    (args.print ? process.stderr : process.stdout).write(humanReport(reports, summary, cwd, args.dry, formatting));
     if (args.print && summary.fixed > 0) process.stderr.write(PROVE_POINTER);
   }
-  if (interrupted) {
-    process.stderr.write(`drainguard fix: interrupted after ${scanned} of ${files.length} files; every file is either unchanged or fully rewritten.\n`);
+  if (stoppedIn) {
+    process.stderr.write(interruptedLine(stoppedIn, written.length, notWritten, args.dry));
     return 130;
   }
   return summary.manual > 0 || summary.errors > 0 ? 1 : 0;
+}
+
+/** The last line after Ctrl-C: where it stopped, and what is on disk. */
+function interruptedLine(phase: FixPhase, written: number, notWritten: number, dry: boolean): string {
+  const where = phase === 'reading' ? 'while reading the files' : `while ${phase === 'writing' ? 'writing' : phase}`;
+  if (dry) return `drainguard fix: interrupted ${where} (dry run: nothing written).\n`;
+  if (written === 0) return `drainguard fix: interrupted ${where}: nothing was written, every file is as it was.\n`;
+  return `drainguard fix: interrupted ${where}: ${written} file${written === 1 ? '' : 's'} written (listed above), ${notWritten} not written; every file is either unchanged or fully rewritten.\n`;
+}
+
+/** The files the repository's formatter could not format, by configuration and reason, with what formats them. */
+function formattingReports(written: ReadonlyArray<{ path: string; problem?: FormatProblem }>, cwd: string): FormattingReport[] {
+  const byProblem = new Map<string, { problem: FormatProblem; files: string[] }>();
+  for (const file of written) {
+    if (!file.problem) continue;
+    const key = `${file.problem.config}\0${file.problem.reason}`;
+    const group = byProblem.get(key) ?? { problem: file.problem, files: [] };
+    group.files.push(file.path);
+    byProblem.set(key, group);
+  }
+  return [...byProblem.values()].map(({ problem, files }) => ({
+    formatter: problem.formatter,
+    config: problem.config,
+    reason: problem.reason,
+    files,
+    run: [...problem.command, ...files.map((file) => path.relative(cwd, file) || file)].map(shellWord).join(' '),
+  }));
+}
+
+/** A word as a POSIX shell reads it back. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /**
  * The rewrite of one file in memory (null for a file that holds no site). A file named on the command line is always
  * parsed, as `lint` parses it, so that a syntax error in it is reported instead of passing as a file without sites.
  */
-async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined, named = false): Promise<Rewritten | null> {
+async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined, named: boolean, signal: AbortSignal): Promise<Rewritten | null> {
   let source: string;
   try {
     source = await readFile(file, 'utf8');
@@ -225,17 +339,27 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
   if (!named && (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file))))) return null;
   const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
-    : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: styleSettingsFor(file) });
+    : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: await styleSettings(file, signal) });
   if (result.parseError) return { file, source, output: null, sites: [], helperPieces: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   return { file, source, output: result.output, sites: result.sites, helperPieces: result.helperPieces ?? [] };
 }
 
 /**
+ * The repository's formatter settings for a file. Where its formatter's configuration cannot be loaded here, what the
+ * configuration states still holds but no formatter default stands in for what it does not state (the file's own
+ * style does): `unloadable`.
+ */
+async function styleSettings(file: string, signal: AbortSignal): Promise<StyleSettings> {
+  const settings = styleSettingsFor(file);
+  return (await formatterProblem(file, signal)) ? { ...settings, unloadable: true } : settings;
+}
+
+/**
  * A new helper module goes to the common directory of its package's files that change (not of every file scanned):
  * where that is not where the rewrite assumed it, those files are rewritten again for its path.
  */
-async function placeHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds): Promise<void> {
+async function placeHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds, signal: AbortSignal): Promise<void> {
   if (helper.fixed) return;
   const changed = rewritten.filter((entry) => entry.output !== null && helper.files.includes(entry.file));
   if (changed.length === 0) return;
@@ -243,7 +367,8 @@ async function placeHelperModule(helper: HelperChoice, rewritten: Rewritten[], a
   if (placed === helper.path) return;
   helper.path = placed;
   for (const entry of changed) {
-    const again = await rewriteFile(entry.file, args, bounds, placed);
+    if (signal.aborted) return;
+    const again = await rewriteFile(entry.file, args, bounds, placed, false, signal);
     if (again) Object.assign(entry, again);
   }
 }
@@ -252,43 +377,86 @@ interface ModuleText {
   path: string;
   text: string;
   existing: HelperChoice['existing'];
+  formatProblem?: FormatProblem;
 }
 
 /**
  * A helper module's new text: the pieces every file that imports it uses (added to an existing module, whose own
  * text stays), laid out like the first of those files and the repository's settings, formatted with its formatter;
- * null where nothing changes. A TypeScript module that does not type-check in the project rolls back its importers.
+ * null where nothing changes. A TypeScript module that adds a diagnostic to the project rolls back its importers.
  */
-async function finishHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds, verifier: RewriteVerifier | undefined): Promise<ModuleText | null> {
+async function finishHelperModule(helper: HelperChoice, rewritten: Rewritten[], args: FixArgs, bounds: DrainBounds, verifier: Verifier | undefined, signal: AbortSignal): Promise<ModuleText | null> {
   const importers = rewritten.filter((entry) => entry.output !== null && entry.helperPieces.length > 0 && helper.files.includes(entry.file));
   if (importers.length === 0) return null;
   const pieces = new Set(importers.flatMap((entry) => entry.helperPieces));
-  const style = detectStyle(importers[0].source.replace(/^\uFEFF/, ''), isTypeScriptPath(helper.path), styleSettingsFor(helper.path));
+  const style = detectStyle(importers[0].source.replace(/^\uFEFF/, ''), isTypeScriptPath(helper.path), await styleSettings(helper.path, signal));
   const explicit = args.drainTimeoutMs !== undefined || args.drainMaxBytes !== undefined;
   const text = helper.existing ? extendHelperModule(helper.existing, pieces, style, explicit ? bounds : undefined) : helperModuleText(pieces, style, bounds);
   if (text === null) return null;
-  const formatted = (await formatRewrite(helper.path, null, text)).text;
+  const formatted = await formatRewrite(helper.path, null, text, signal);
   if (verifier && isTypeScriptPath(helper.path) && (args.verify === 'on' || hasTsconfig(helper.path))) {
-    const [diagnostic] = await verifier.diagnosticsOf(helper.path, formatted, importers[0].file);
+    // Checked on its own first (nothing imports it yet): only what it adds to the project counts.
+    const change = { path: helper.path, before: helper.existing?.text ?? null, after: formatted.text };
+    const [diagnostic] = allAdded(await verifier.addedByFile([change], importers[0].file, { roots: [helper.path] }));
     if (diagnostic !== undefined) {
       for (const entry of importers) rollBack(entry, `rolled back: the helper module ${path.basename(helper.path)} does not type-check here: ${diagnostic}`);
       return null;
     }
   }
-  return { path: helper.path, text: formatted, existing: helper.existing };
+  return { path: helper.path, text: formatted.text, existing: helper.existing, ...(formatted.problem ? { formatProblem: formatted.problem } : {}) };
 }
 
-/** Type-checks a rewritten TypeScript file (by default where a tsconfig.json applies): a rewrite that adds a diagnostic is rolled back. */
-async function verifyTypes(entry: Rewritten, args: FixArgs, verifier: RewriteVerifier, module: ModuleText | null): Promise<void> {
-  if (entry.output === null || !isTypeScriptPath(entry.file) || !(args.verify === 'on' || hasTsconfig(entry.file))) return;
-  const alongside = module && entry.helperPieces.length > 0 ? [{ path: module.path, text: module.text }] : [];
-  const [added] = await verifier.addedDiagnostics(entry.file, entry.source, entry.output, alongside);
-  if (added !== undefined) rollBack(entry, `rolled back: the rewrite adds a TypeScript diagnostic: ${added}`);
+/**
+ * Type-checks one project's rewritten TypeScript files, all at once, before and after (with the helper modules as they
+ * will be): a file whose own diagnostics gain one is rolled back. A diagnostic the program gains that is no file's
+ * (options, global) is found by checking each file alone, with the disk's other files; one that only their combination
+ * adds is not blamed on any. Whether a rewrite was rolled back (the rest is then checked again without it).
+ */
+async function verifyTypes(entries: Rewritten[], verifier: Verifier, moduleOf: (entry: Rewritten) => ModuleText | undefined, showAlone: (entry: Rewritten) => void): Promise<boolean> {
+  const changesOf = (group: readonly Rewritten[]): FileChange[] => {
+    const changes: FileChange[] = group.map((entry) => ({ path: entry.file, before: entry.source, after: entry.output! }));
+    for (const module of new Set(group.filter((entry) => entry.helperPieces.length > 0).map(moduleOf))) {
+      if (module) changes.push({ path: module.path, before: module.existing?.text ?? null, after: module.text });
+    }
+    return changes;
+  };
+  const reason = (diagnostic: string): string => `rolled back: the rewrite adds a TypeScript diagnostic: ${diagnostic}`;
+  const added = await verifier.addedByFile(changesOf(entries), entries[0].file, { check: entries.map((entry) => entry.file) });
+  let rolledBack = false;
+  for (const entry of entries) {
+    const [diagnostic] = added.files[entry.file] ?? [];
+    if (diagnostic === undefined) continue;
+    rollBack(entry, reason(diagnostic));
+    rolledBack = true;
+  }
+  if (added.program.length > 0) {
+    for (const entry of entries) {
+      if (entry.output === null) continue;
+      showAlone(entry);
+      const [diagnostic] = allAdded(await verifier.addedByFile(changesOf([entry]), entry.file, { check: [entry.file] }));
+      if (diagnostic === undefined) continue;
+      rollBack(entry, reason(diagnostic));
+      rolledBack = true;
+    }
+  }
+  return rolledBack;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 function rollBack(entry: Rewritten, reason: string): void {
   entry.output = null;
   entry.helperPieces = [];
+  entry.formatProblem = undefined;
   entry.sites = entry.sites.map((site) => (site.status === 'fixed' ? { line: site.line, column: site.column, status: 'manual', reason } : site));
 }
 

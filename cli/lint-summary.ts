@@ -23,5 +23,9 @@ export function lintSummary(counts: LintCounts, results: readonly ESLint.LintRes
   }
   const parts = [plural(counts.found, 'file') + ' found', `${counts.parsed} parsed`, plural(closes, 'early close')];
   if (unparsable > 0) parts.push(`${plural(unparsable, 'file')} that ${unparsable === 1 ? 'does' : 'do'} not parse`);
-  return `drainguard lint: ${parts.join(', ')}.\n`;
+  return `drainguard lint: ${parts.join(', ')}.\n${closes > 0 ? TRANSPORT_POINTER : ''}`;
 }
+
+/** Where to go from a report: the source fix, or, for an SDK the user only calls, the transports. */
+export const TRANSPORT_POINTER =
+  'next: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n';

@@ -14,6 +14,8 @@ export interface ProveArgs {
   timeoutMs: number;
   output: 'text' | 'markdown' | 'json';
   server: StreamServerOptions;
+  /** Run each mode twice: as it is, then with drainguard/undici installed (`node --import`, through NODE_OPTIONS). */
+  transport: boolean;
   help: boolean;
   version: boolean;
 }
@@ -36,6 +38,7 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
       'timeout-ms': { type: 'string' },
       markdown: { type: 'boolean' },
       json: { type: 'boolean' },
+      transport: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -43,7 +46,7 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
   if (!parsed.ok) return parsed;
   if (parsed.positionals.length > 0) return { ok: false, error: `unexpected argument '${parsed.positionals[0]}': put the command after '--'` };
   const { values } = parsed;
-  const flags = { server: {}, calls: DEFAULT_CALLS, modes: [...MODES], timeoutMs: DEFAULT_TIMEOUT_MS, output: 'text' as const, command };
+  const flags = { server: {}, calls: DEFAULT_CALLS, modes: [...MODES], timeoutMs: DEFAULT_TIMEOUT_MS, output: 'text' as const, transport: false, command };
   if (values.help || values.version) return { ok: true, args: { ...flags, help: values.help ?? false, version: values.version ?? false } };
   if (command.length === 0) return { ok: false, error: "no command to run: give it after '--' (drainguard prove -- node my-calls.mjs)." };
   const calls = wholeNumber(values.calls ?? String(DEFAULT_CALLS), '--calls', 1, 10_000);
@@ -68,6 +71,7 @@ export function parseProveArgs(argv: readonly string[], cwd: string): ParsedProv
       timeoutMs,
       modes: [...new Set(modes)],
       output: values.markdown ? 'markdown' : values.json ? 'json' : 'text',
+      transport: values.transport ?? false,
       // The server holds a hostile body longer than the command may run, so the command sees no end.
       server: { holdMaxMs: timeoutMs + 5000, ...server.options },
       help: false,

@@ -8,10 +8,16 @@ export interface ProveReport {
   calls: number;
   timeoutMs: number;
   server: StreamServerOptions;
+  /** Each mode ran without and with drainguard/undici (`--transport`): a column says which. */
+  transport?: boolean;
   runs: ModeRun[];
 }
 
 const HEADERS = ['after the terminal event', 'requests', 'connections', 'closed early', 'slowest return', 'exit'];
+const TRANSPORT_HEADER = 'drainguard/undici';
+
+/** The table's columns: with --transport, a second one says whether the run had the transport. */
+const headers = (report: ProveReport): string[] => (report.transport ? [HEADERS[0], TRANSPORT_HEADER, ...HEADERS.slice(1)] : HEADERS);
 
 function bodyLabel(mode: AfterTerminal, server: StreamServerOptions): string {
   const tail = server.tailDelayMs ?? DEFAULT_TAIL_DELAY_MS;
@@ -43,6 +49,7 @@ function cells(run: ModeRun, report: ProveReport): string[] {
   const exit = run.timedOut ? 'killed' : run.signal ?? String(run.exitCode);
   return [
     bodyLabel(run.mode, report.server),
+    ...(report.transport ? [run.transport ? 'with' : 'without'] : []),
     run.retries > 0 ? `${run.requests} (${run.retries} more than the calls)` : String(run.requests),
     String(run.connections),
     String(run.closedEarly),
@@ -52,7 +59,8 @@ function cells(run: ModeRun, report: ProveReport): string[] {
 }
 
 function title(report: ProveReport): string {
-  return `${report.calls} call${report.calls === 1 ? '' : 's'} per run against ${report.server.format ?? 'sse'} bodies`;
+  const each = report.transport ? ', each without and with drainguard/undici (node --import)' : '';
+  return `${report.calls} call${report.calls === 1 ? '' : 's'} per run against ${report.server.format ?? 'sse'} bodies${each}`;
 }
 
 const LEGEND =
@@ -62,12 +70,13 @@ const LEGEND =
 function failures(report: ProveReport): string[] {
   return report.runs
     .filter((run) => !runSucceeded(run))
-    .map((run) => `${bodyLabel(run.mode, report.server)}: ${run.timedOut ? 'killed at the time limit' : `exit ${run.signal ?? run.exitCode}`}${run.errorLine ? `: ${run.errorLine}` : ''}`);
+    .map((run) => `${bodyLabel(run.mode, report.server)}${report.transport ? (run.transport ? ', with drainguard/undici' : ', without') : ''}: ${run.timedOut ? 'killed at the time limit' : `exit ${run.signal ?? run.exitCode}`}${run.errorLine ? `: ${run.errorLine}` : ''}`);
 }
 
 export function textReport(report: ProveReport): string {
-  const rows = [HEADERS, ...report.runs.map((run) => cells(run, report))];
-  const widths = HEADERS.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const columns = headers(report);
+  const rows = [columns, ...report.runs.map((run) => cells(run, report))];
+  const widths = columns.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   const lines = rows.map((row) =>
     row
       .map((cell, column) => cell.padEnd(widths[column]))
@@ -87,8 +96,8 @@ export function markdownReport(report: ProveReport): string {
   const out = [
     `**drainguard prove** \`${report.command.join(' ')}\`: ${title(report)}`,
     '',
-    `| ${HEADERS.join(' | ')} |`,
-    '| --- | ---: | ---: | ---: | ---: | --- |',
+    `| ${headers(report).join(' | ')} |`,
+    `| --- |${report.transport ? ' --- |' : ''} ---: | ---: | ---: | ---: | --- |`,
     ...rows,
     '',
     `<sub>${LEGEND}</sub>`,
@@ -100,5 +109,5 @@ export function markdownReport(report: ProveReport): string {
 
 export function jsonReport(report: ProveReport): string {
   const { command, calls, timeoutMs, runs } = report;
-  return `${JSON.stringify({ command, calls, format: report.server.format ?? 'sse', timeoutMs, runs }, null, 2)}\n`;
+  return `${JSON.stringify({ command, calls, format: report.server.format ?? 'sse', timeoutMs, ...(report.transport ? { transport: true } : {}), runs }, null, 2)}\n`;
 }

@@ -8,6 +8,8 @@ import { startStreamServer } from '../testing/stream-server.js';
 
 export interface ModeRun {
   mode: AfterTerminal;
+  /** Run with drainguard/undici installed (`prove --transport`); absent on a run without that flag. */
+  transport?: boolean;
   requests: number;
   connections: number;
   closedEarly: number;
@@ -32,6 +34,18 @@ export interface RunSetup {
   calls: number;
   timeoutMs: number;
   server: StreamServerOptions;
+}
+
+/** How a run starts the command: as it is, or with drainguard/undici installed in every Node process it starts. */
+export interface RunVariant {
+  /** The `--import` module that installs the transport (a file: URL): set for a run with it. */
+  transportImport?: string;
+}
+
+/** NODE_OPTIONS with `--import <module>` added: Node processes the command starts load the transport first. */
+export function withImport(nodeOptions: string | undefined, module: string): string {
+  // A file: URL has no space or quote left (they are percent-encoded), so it needs no quoting in NODE_OPTIONS.
+  return [nodeOptions?.trim(), `--import=${module}`].filter(Boolean).join(' ');
 }
 
 /** Thrown when the command cannot be started at all (not found, not executable). */
@@ -61,7 +75,7 @@ function errorLine(stderr: string): string {
   return (named.at(-1) ?? lines.at(-1) ?? '').trim();
 }
 
-export async function runMode(mode: AfterTerminal, setup: RunSetup): Promise<ModeRun> {
+export async function runMode(mode: AfterTerminal, setup: RunSetup, variant: RunVariant = {}): Promise<ModeRun> {
   const server = await startStreamServer({ ...setup.server, mode });
   try {
     const [file, ...args] = setup.command;
@@ -75,6 +89,7 @@ export async function runMode(mode: AfterTerminal, setup: RunSetup): Promise<Mod
         DRAINGUARD_STATS_URL: server.statsUrl,
         DRAINGUARD_CALLS: String(setup.calls),
         DRAINGUARD_MODE: mode,
+        ...(variant.transportImport ? { NODE_OPTIONS: withImport(process.env.NODE_OPTIONS, variant.transportImport) } : {}),
       },
     });
     let stderr = '';
@@ -121,6 +136,7 @@ export async function runMode(mode: AfterTerminal, setup: RunSetup): Promise<Mod
     const stats = server.stats();
     return {
       mode,
+      ...(variant.transportImport ? { transport: true } : {}),
       requests: stats.requests,
       connections: stats.connections,
       closedEarly: stats.closedEarly,

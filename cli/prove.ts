@@ -3,7 +3,7 @@
 // calls, how soon the calls came back from silent, trickling and flooding bodies, and what a reset did.
 import { parseProveArgs } from './prove-args.js';
 import { jsonReport, markdownReport, runSucceeded, textReport, type ProveReport } from './prove-report.js';
-import { CommandNotStarted, runMode, type ModeRun } from './prove-run.js';
+import { CommandNotStarted, runMode, type ModeRun, type RunVariant } from './prove-run.js';
 import { PROVE_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -23,18 +23,23 @@ export async function runProve(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  // --transport: each mode as it is, then with drainguard/undici installed by `--import` (the package's own
+  // installer module, found through the package's exports like any importer would).
+  const variants: RunVariant[] = args.transport ? [{}, { transportImport: import.meta.resolve('drainguard/undici/register') }] : [{}];
   const runs: ModeRun[] = [];
   for (const mode of args.modes) {
-    if (process.stderr.isTTY) process.stderr.write(`drainguard prove: running against '${mode}'…\n`);
-    try {
-      runs.push(await runMode(mode, args));
-    } catch (error) {
-      if (!(error instanceof CommandNotStarted)) throw error;
-      process.stderr.write(`drainguard prove: ${error.message}\n`);
-      return 2;
+    for (const variant of variants) {
+      if (process.stderr.isTTY) process.stderr.write(`drainguard prove: running against '${mode}'${variant.transportImport ? ' with drainguard/undici' : ''}…\n`);
+      try {
+        runs.push(await runMode(mode, args, variant));
+      } catch (error) {
+        if (!(error instanceof CommandNotStarted)) throw error;
+        process.stderr.write(`drainguard prove: ${error.message}\n`);
+        return 2;
+      }
     }
   }
-  const report: ProveReport = { command: args.command, calls: args.calls, timeoutMs: args.timeoutMs, server: args.server, runs };
+  const report: ProveReport = { command: args.command, calls: args.calls, timeoutMs: args.timeoutMs, server: args.server, transport: args.transport, runs };
   const print = { text: textReport, markdown: markdownReport, json: jsonReport }[args.output];
   process.stdout.write(print(report));
   return runs.every(runSucceeded) ? 0 : 1;

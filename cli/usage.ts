@@ -58,7 +58,7 @@ text to parse; the output is the same).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
-                      [--drain-max-bytes N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
+                      [--drain-max-bytes N] [--drain-wait-ms N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
                       [--close-method NAME]... [--helper-path PATH] [--no-test] [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
@@ -78,6 +78,10 @@ Options:
                          reported on every site as unbounded)
   --drain-max-bytes N    the drain's byte limit (default 131072, as undici's
                          body.dump(); 0 = no byte limit)
+  --drain-wait-ms N      the budget of a drain the caller waits for (Python: a
+                         generator or with block that drains before it returns;
+                         default 50, at most --drain-timeout-ms; 0 = the whole
+                         --drain-timeout-ms)
   --helper-path PATH     the helper module the rewritten files import (a file,
                          or a directory for drain-body.ts/.js; default: the
                          existing one, else drain-body.ts/.js in the rewritten
@@ -106,13 +110,15 @@ tree's top level, else to the common directory of the files), so
 'drainguard fix --dry --print > p.diff && git apply p.diff' works; the site
 report goes to stderr.
 
-Writes are atomic (temporary file + rename): an interrupted run leaves every
-file either unchanged or fully rewritten.
+Writes are atomic (temporary file + rename), and nothing is written before
+every rewrite is checked: Ctrl-C stops a run within a second, leaves every file
+either unchanged or fully rewritten, and the report lists only what was
+written.
 
 Exit codes: 0 every site fixed (or none found), 1 some site manual or some
             file could not be read, parsed or written, 2 usage error, a path
             that does not exist, or refusal: a file to rewrite has
-            uncommitted changes.
+            uncommitted changes, 130 interrupted (Ctrl-C).
 `;
 
 const SERVER_OPTIONS = `  --format <name>        sse (default: data: [DONE] ends it), ndjson
@@ -157,7 +163,7 @@ Exit codes: 0 stopped by a signal, 1 could not listen, 2 usage error.
 `;
 
 export const PROVE_USAGE = `Usage: drainguard prove [--calls N] [--modes LIST] [--timeout-ms N] [--markdown | --json]
-                        [server options] -- <command> [args...]
+                        [--transport] [server options] -- <command> [args...]
 
 Runs the command once per mode, each time against a fresh test server (the
 one drainguard serve starts), and prints a table: requests, TCP connections,
@@ -177,6 +183,11 @@ Options:
                          (default 20000)
   --markdown             print the table as Markdown (for a pull request)
   --json                 print { command, calls, format, timeoutMs, runs }
+  --transport            run each mode twice, the second time with drainguard/undici
+                         installed in every Node process the command starts
+                         (NODE_OPTIONS=--import=drainguard/undici/register): the
+                         effect of the transport on your calls, with no change to
+                         them (Node commands only)
 ${SERVER_OPTIONS}
   -h, --help             show this help
   --version              print the version

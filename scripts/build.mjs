@@ -1,4 +1,5 @@
-// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM), the rewrite engine (ESM), the testing kit (ESM and CJS) and the
+// Builds dist/ with esbuild: the ESLint plugin (ESM), the CLI (ESM), the rewrite engine (ESM), the testing kit (ESM and CJS),
+// the undici transport (ESM and CJS, and its `--import` installer) and the
 // jscodeshift transform (CommonJS, because jscodeshift's workers require() it; it
 // import()s dist/rewrite.js, the ESM rewrite engine the CLI also bundles).
 import { build } from 'esbuild';
@@ -18,6 +19,13 @@ const withoutScopeManagerLibs = {
   name: 'without-scope-manager-libs',
   setup(build) {
     build.onLoad({ filter: /@typescript-eslint[\\/]scope-manager[\\/]dist[\\/]lib[\\/]index\.js$/ }, () => ({ contents: 'exports.lib = new Map();', loader: 'js' }));
+  },
+};
+// transport/register.ts imports ./undici.js: the built dist/undici.js beside it, not a copy bundled in.
+const sharedTransport = {
+  name: 'shared-transport',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/undici\.js$/ }, () => ({ path: './undici.js', external: true }));
   },
 };
 const cliExternal = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.devDependencies }).filter(
@@ -43,8 +51,15 @@ await Promise.all([
     ...common,
     // oxlint-plugin and oxlint-launcher: the plugin `drainguard lint` hands to oxlint and the process it runs oxlint in
     // (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts); eslint-setup:
-    // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices.
-    entryPoints: { cli: 'cli/bin.ts', 'oxlint-plugin': 'cli/oxlint-plugin.ts', 'oxlint-launcher': 'cli/oxlint-launcher.ts', 'eslint-setup': 'cli/eslint-setup.ts' },
+    // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices; fix-verify-worker: the thread
+    // `drainguard fix` type-checks in, so that Ctrl-C can stop a check (cli/fix-verify.ts).
+    entryPoints: {
+      cli: 'cli/bin.ts',
+      'oxlint-plugin': 'cli/oxlint-plugin.ts',
+      'oxlint-launcher': 'cli/oxlint-launcher.ts',
+      'eslint-setup': 'cli/eslint-setup.ts',
+      'fix-verify-worker': 'cli/fix-verify-worker.ts',
+    },
     packages: undefined,
     external: cliExternal,
     plugins: [withoutScopeManagerLibs],
@@ -58,6 +73,11 @@ await Promise.all([
   // drainguard/testing, for ESM and for CommonJS test files (jest runs CommonJS unless told otherwise).
   build({ ...common, entryPoints: ['testing/index.ts'], outfile: 'dist/testing.js', format: 'esm' }),
   build({ ...common, entryPoints: ['testing/index.ts'], outfile: 'dist/testing.cjs', format: 'cjs' }),
+  // drainguard/undici (ESM and CommonJS) and drainguard/undici/register, the `node --import` installer, which
+  // imports dist/undici.js instead of carrying a second copy of it.
+  build({ ...common, entryPoints: ['transport/undici.ts'], outfile: 'dist/undici.js', format: 'esm' }),
+  build({ ...common, entryPoints: ['transport/undici.ts'], outfile: 'dist/undici.cjs', format: 'cjs' }),
+  build({ ...common, entryPoints: ['transport/register.ts'], outfile: 'dist/undici-register.js', format: 'esm', plugins: [sharedTransport] }),
   build({
     ...common,
     entryPoints: ['codemods/drain-terminal-event.cts'],

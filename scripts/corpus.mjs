@@ -42,6 +42,11 @@ for (const corpus of corpora) {
     log();
     log(familyTable(checked.families));
   }
+  if (checked.summary) {
+    const { realSites, realFound, knownMisses, knownFalse } = checked.summary;
+    log();
+    log(`real early closes (TP and MISS rows): ${realFound} of ${realSites} reported; known misses: ${knownMisses}; known false reports: ${knownFalse}`);
+  }
   log();
   log(`All reports (${run.reports.length}) and what fix --dry would do with them:`);
   for (const report of run.reports) {

@@ -11,11 +11,12 @@
 //   - the rewritten functions, run as written (scripts/python-suites/exercise.py) against a Node server on
 //     127.0.0.1 that counts connections, reuse one connection where the original opens one per call, and
 //     return, deliver the same messages and reconnect nowhere when the body after the terminal event is
-//     silent, trickles, floods or is reset.
-// The async functions' drains are bounded with anyio's cancel scopes (the repositories require anyio >= 4
-// and httpx >= 0.27 or httpx2); against bodies that do not end those need an httpcore that survives a
-// cancelled read, which Debian's (0.16.3) is not: they run there with DRAINGUARD_MODERN_PYTHON (a python3
-// with httpx >= 0.25, anyio >= 4 and trio), and are reported as not run without it.
+//     silent, trickles, floods (events, SSE comments, one endless line), ends late or is reset; the original
+//     runs against the same bodies, and each run reports the bytes a call read from the network (counted at
+//     httpcore's network stream), how long the caller waited after it had its last message, and peak memory.
+// Every run uses Debian's python3 (httpx 0.23, httpcore 0.16.3, anyio 3.6); with DRAINGUARD_MODERN_PYTHON (a
+// python3 with httpx >= 0.25, anyio >= 4 and trio) the async functions run there too, under anyio on asyncio
+// and on trio.
 // Prints the diffs and a summary; exit 1 if a check failed.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,9 @@ const CACHE = process.env.DRAINGUARD_SDK_SUITES_CACHE ?? path.join(process.env.X
 /** Calls per scenario: against a body that ends (connection reuse), and against one that does not (each waits out the budget). */
 const CALLS = 10;
 const HOSTILE_CALLS = 3;
+const HOSTILE_MODES = ['silent', 'trickle', 'flood', 'comments', 'line', 'hold', 'reset'];
+/** What a rewritten call may read from the network: the byte limit (128 KiB), the chunk the terminal event came in and one more chunk (64 KiB each). */
+const MAX_BYTES_PER_CALL = 131072 + 2 * 65536;
 
 const TARGETS = [
   {
@@ -132,6 +136,11 @@ function exercise({ python, backend, kind, file, plan }) {
   });
 }
 
+function median(/** @type {number[]} */ values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 /** Runs the scenarios of one file against a fresh server in `mode`; returns the server's counts and whether every call delivered the events. */
 async function exerciseOne({ python, backend, kind, file, scenarios, mode }) {
   const server = await startHostileServer({ mode });
@@ -142,8 +151,22 @@ async function exerciseOne({ python, backend, kind, file, scenarios, mode }) {
     say(`  ${path.basename(file)} ${mode} (${backend}): ${'error' in result ? 'failed' : `${server.connections()} connections for ${calls} calls`}`);
     if ('error' in result) return { mode, backend, error: result.error };
     const delivered = result.runs.every((run) => run.results.every((messages) => JSON.stringify(messages) === JSON.stringify(expectedMessages(2, 'sse'))));
-    if (mode !== 'end' && mode !== 'reset') await server.waitFor(() => server.closedByClient() === calls, 10_000).catch(() => undefined);
-    return { mode, backend, calls, connections: server.connections(), requests: server.requests(), closedByClient: server.closedByClient(), delivered };
+    if (!['end', 'reset', 'hold'].includes(mode)) await server.waitFor(() => server.closedByClient() === calls, 10_000).catch(() => undefined);
+    const all = (/** @type {string} */ key) => result.runs.flatMap((run) => run[key]);
+    const waits = result.runs.flatMap((run) => run.ms.map((ms, i) => ms - run.handover_ms[i]));
+    return {
+      mode,
+      backend,
+      calls,
+      connections: server.connections(),
+      requests: server.requests(),
+      closedByClient: server.closedByClient(),
+      delivered,
+      maxBytes: Math.max(...all('bytes')),
+      medianWaitMs: median(waits),
+      maxWaitMs: Math.max(...waits),
+      maxRssMb: Math.round(result.maxrss_kb / 1024),
+    };
   } finally {
     await server.close();
   }
@@ -172,23 +195,20 @@ async function proveTarget(target, modern) {
   const asyncScenarios = target.scenarios.filter((scenario) => scenario.async);
   const syncScenarios = target.scenarios.filter((scenario) => !scenario.async);
   const backend = target.kind === 'mcp' ? 'anyio-asyncio' : 'asyncio';
-  // Connection reuse: the original against the rewrite, Debian's python3.
-  runs.push({ variant: 'original', ...(await exerciseOne({ python: PYTHON, backend, kind: target.kind, file: original, scenarios: target.scenarios, mode: 'end' })) });
-  runs.push({ variant: 'rewritten', ...(await exerciseOne({ python: PYTHON, backend, kind: target.kind, file: rewritten, scenarios: target.scenarios, mode: 'end' })) });
-  // Bounds: sync drains (a socket shutdown) on Debian's python3; async ones (anyio cancel scopes) with DRAINGUARD_MODERN_PYTHON.
-  for (const mode of ['silent', 'trickle', 'flood', 'reset']) {
-    if (syncScenarios.length > 0) {
-      runs.push({ variant: 'rewritten', ...(await exerciseOne({ python: PYTHON, backend, kind: target.kind, file: rewritten, scenarios: syncScenarios, mode })), backend: 'sync' });
-    }
-    if (asyncScenarios.length === 0) continue;
-    if ('missing' in modern) {
-      runs.push({ variant: 'rewritten', mode, backend: 'anyio', skipped: modern.missing });
-      continue;
-    }
-    for (const anyBackend of ['anyio-asyncio', 'anyio-trio']) {
-      runs.push({ variant: 'rewritten', python: 'modern', ...(await exerciseOne({ python: modern.python, backend: anyBackend, kind: target.kind, file: rewritten, scenarios: asyncScenarios, mode })) });
+  // Connection reuse, then each hostile body: the original and the rewrite, on Debian's python3 (and the async
+  // functions on the modern one too, under anyio on asyncio and on trio, where there is one).
+  for (const mode of ['end', ...HOSTILE_MODES]) {
+    for (const [variant, file] of [['original', original], ['rewritten', rewritten]]) {
+      if (syncScenarios.length > 0) runs.push({ variant, ...(await exerciseOne({ python: PYTHON, backend, kind: target.kind, file, scenarios: syncScenarios, mode })), backend: 'sync' });
+      if (asyncScenarios.length === 0) continue;
+      runs.push({ variant, ...(await exerciseOne({ python: PYTHON, backend, kind: target.kind, file, scenarios: asyncScenarios, mode })) });
+      if ('missing' in modern) continue;
+      for (const anyBackend of ['anyio-asyncio', 'anyio-trio']) {
+        runs.push({ variant, python: 'modern', ...(await exerciseOne({ python: modern.python, backend: anyBackend, kind: target.kind, file, scenarios: asyncScenarios, mode })) });
+      }
     }
   }
+  if ('missing' in modern) runs.push({ variant: 'rewritten', mode: 'all', backend: 'anyio on asyncio and trio, modern', skipped: modern.missing });
   rmSync(work, { recursive: true, force: true });
   git(['checkout', '--quiet', '--force', 'HEAD', '--', '.'], dir);
   return { name: target.name, repo: target.repo, commit: target.commit, summary: report.summary, files, secondRunChanges, runs, diff };
@@ -210,7 +230,8 @@ function failures(result) {
     else if (run.requests !== run.calls) found.push(`${label}: ${run.requests} requests for ${run.calls} calls (a reconnect)`);
     else if (run.variant === 'original' && run.connections < run.calls - 2) found.push(`${label}: the original reused connections (${run.connections} for ${run.calls} calls): the check proves nothing`);
     else if (run.variant === 'rewritten' && run.mode === 'end' && run.connections > 2) found.push(`${label}: ${run.connections} connections for ${run.calls} calls`);
-    else if (run.variant === 'rewritten' && ['silent', 'trickle', 'flood'].includes(run.mode) && run.closedByClient !== run.calls) found.push(`${label}: ${run.closedByClient} of ${run.calls} responses closed`);
+    else if (run.variant === 'rewritten' && ['silent', 'trickle', 'flood', 'comments', 'line'].includes(run.mode) && run.closedByClient !== run.calls) found.push(`${label}: ${run.closedByClient} of ${run.calls} responses closed`);
+    else if (run.variant === 'rewritten' && run.maxBytes > MAX_BYTES_PER_CALL) found.push(`${label}: a call read ${run.maxBytes} bytes (the byte limit allows ${MAX_BYTES_PER_CALL})`);
   }
   return found;
 }
@@ -234,7 +255,12 @@ else {
     for (const run of result.runs) {
       if (run.skipped) process.stdout.write(`  ${run.variant} ${run.mode} (${run.backend}): not run: ${run.skipped}\n`);
       else if (run.error) process.stdout.write(`  ${run.variant} ${run.mode} (${run.backend}): FAILED ${run.error}\n`);
-      else process.stdout.write(`  ${run.variant} ${run.mode} (${run.backend}${run.python ? `, ${run.python}` : ''}): ${run.calls} calls, ${run.connections} connections, ${run.requests} requests, ${run.closedByClient} closed by the client, events ${run.delivered ? 'delivered' : 'NOT delivered'}\n`);
+      else {
+        process.stdout.write(
+          `  ${run.variant} ${run.mode} (${run.backend}${run.python ? `, ${run.python}` : ''}): ${run.calls} calls, ${run.connections} connections, ${run.requests} requests, ${run.closedByClient} closed by the client, ` +
+            `events ${run.delivered ? 'delivered' : 'NOT delivered'}; per call at most ${run.maxBytes} bytes read; caller waited ${run.medianWaitMs.toFixed(1)} ms (median), ${run.maxWaitMs.toFixed(1)} ms (max) after its last message; peak memory ${run.maxRssMb} MB\n`,
+        );
+      }
     }
     process.stdout.write(`\n\`\`\`diff\n${result.diff}\`\`\`\n\n`);
   }

@@ -49,19 +49,16 @@ function limitValue(text: string, name: string): number | null {
   return match[1].split('*').reduce((product, factor) => product * Number(factor.replace(/[_\s]/g, '')), 1);
 }
 
-const found = new Map<string, HelperModule | null>();
-
 /**
  * The helper module an earlier `drainguard fix` wrote nearest to `filePath`: in its directory or one above it, up to
  * its package's root (a package.json) or the work tree's, in the file's language (`.ts` for TypeScript, `.js` or
  * `.mjs` for JavaScript). What the jscodeshift transform and the rule's suggestion import, where it has the pieces
- * they need.
+ * they need. Looked up afresh on every call (only files with a report ask): a long-lived ESLint process (an editor's
+ * server, eslint_d) sees the module `drainguard fix` writes while it runs, and what later runs add to it.
  */
 export function findHelperModule(filePath: string): HelperModule | null {
   const start = path.dirname(path.resolve(filePath));
   const extensions = /\.[cm]?tsx?$/i.test(filePath) ? ['.ts'] : ['.js', '.mjs'];
-  const key = `${start}\0${extensions[0]}`;
-  if (found.has(key)) return found.get(key)!;
   let result: HelperModule | null = null;
   for (let dir = start; ; dir = path.dirname(dir)) {
     for (const extension of extensions) {
@@ -71,7 +68,6 @@ export function findHelperModule(filePath: string): HelperModule | null {
     const root = existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir;
     if (result || root) break;
   }
-  found.set(key, result);
   return result;
 }
 

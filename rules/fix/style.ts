@@ -29,6 +29,12 @@ export interface StyleSettings {
   quote?: "'" | '"';
   trailingComma?: boolean;
   arrowParens?: boolean;
+  /**
+   * The repository configures a formatter whose configuration cannot be loaded here (`fix` reports it): what the
+   * configuration states literally still holds, but where it states no print width the formatter's own default is not
+   * evidence of anything, so the width is the file's own longest line.
+   */
+  unloadable?: boolean;
 }
 
 const PRETTIER_WIDTH = 80;
@@ -42,7 +48,7 @@ export function detectStyle(fileText: string, typescript: boolean, settings: Sty
     unit: settings.unit ?? detectIndentUnit(text),
     semi: (settings.semi ?? usesSemicolons(text)) ? ';' : '',
     quote: settings.quote ?? detectQuote(text),
-    width: settings.width ?? detectWidth(text),
+    width: settings.width ?? (settings.unloadable ? Math.min(longestLine(text) || PRETTIER_WIDTH, 120) : detectWidth(text)),
     trailingComma: settings.trailingComma ?? /,[ \t]*\r?\n[ \t]*\)/.test(text),
     arrowParens: settings.arrowParens ?? !/(^|[^\w$.)])[A-Za-z_$][\w$]*\s*=>/.test(text),
     typescript,
@@ -76,9 +82,15 @@ function detectQuote(text: string): "'" | '"' {
 
 /** Without settings: prettier's 80, unless the file already runs longer (then its own longest line, up to 120). */
 function detectWidth(text: string): number {
+  const longest = longestLine(text);
+  return longest <= PRETTIER_WIDTH ? PRETTIER_WIDTH : Math.min(longest, 120);
+}
+
+/** The longest line of code (comments left out), in characters; 0 for a file without code. */
+function longestLine(text: string): number {
   let longest = 0;
   for (const line of text.split(/\r?\n/)) if (line.length > longest && !/^\s*(\/\/|\*|\/\*)/.test(line)) longest = line.length;
-  return longest <= PRETTIER_WIDTH ? PRETTIER_WIDTH : Math.min(longest, 120);
+  return longest;
 }
 
 const CONFIG_FILES = [

@@ -5,6 +5,7 @@ import { innermostLoop, jumpClose, type FinallyFrame, type Frame, type OuterClos
 import type { Node } from './parser.js';
 import { SiteFinder } from './sites.js';
 import { StreamScope } from './streams.js';
+import { untrustedFlags } from './terminal-flags.js';
 import { collectBindings, isAsync, named } from './tree.js';
 
 export interface BuildOptions {
@@ -34,6 +35,8 @@ export class GraphBuilder {
 
   private readonly patterns: readonly RegExp[];
   private readonly flags: ReadonlySet<string>;
+  /** Flags named for the terminal event that the function also sets off it (terminal-flags.ts). */
+  private readonly untrusted: ReadonlySet<string>;
 
   constructor(
     private readonly body: Node,
@@ -41,6 +44,7 @@ export class GraphBuilder {
   ) {
     this.patterns = options.patterns;
     this.flags = options.flags ?? new Set();
+    this.untrusted = untrustedFlags(body, this.patterns);
     const outer = options.outer ?? [];
     const bindings = collectBindings(body);
     this.streams = new StreamScope(bindings, outer.map((closer) => closer.stream));
@@ -55,7 +59,7 @@ export class GraphBuilder {
   private meaning(test: Node): TestMeaning {
     let meaning = this.meanings.get(test.id);
     if (!meaning) {
-      meaning = this.flagMeaning(test) ?? (test.type === 'case_pattern' || test.type === 'case_clause' ? casePatternMeaning(test, this.patterns) : testMeaning(test, this.patterns));
+      meaning = this.flagMeaning(test) ?? (test.type === 'case_pattern' || test.type === 'case_clause' ? casePatternMeaning(test, this.patterns) : testMeaning(test, this.patterns, this.untrusted));
       this.meanings.set(test.id, meaning);
     }
     return meaning;

@@ -14,6 +14,13 @@ export interface TestMeaning {
 }
 
 const NEUTRAL: TestMeaning = Object.freeze({ terminal: null, negTerminal: null, exemptTrue: false, exemptFalse: false });
+/**
+ * A flag named for the terminal event that the function also sets on an error, abort or failure path
+ * (terminal-flags.ts): its being set says nothing about the terminal event, and its not being set is still
+ * the not-finished side (`if not done:` guards a close on the paths that did not finish).
+ */
+const UNTRUSTED_FLAG: TestMeaning = Object.freeze({ terminal: null, negTerminal: null, exemptTrue: false, exemptFalse: true });
+const NO_NAMES: ReadonlySet<string> = new Set();
 const NEGATING_OPERATORS = new Set(['!=', 'not in', 'is not']);
 const RELATIONAL_OPERATORS = new Set(['<', '>', '<=', '>=']);
 /** Clock readings: a relational test against one is a timeout test, whatever its names. */
@@ -150,30 +157,33 @@ function containsCall(node: Node, test: (name: string) => boolean): boolean {
   return node.namedChildren.some((child) => child !== null && containsCall(child, test));
 }
 
-/** The meaning of a test expression. */
-export function testMeaning(node: Node, patterns: readonly RegExp[]): TestMeaning {
+/**
+ * The meaning of a test expression. `untrusted`: local flags named for the terminal event that are also set
+ * off it (`done = True` in an `except` block): a test of one is no terminal event.
+ */
+export function testMeaning(node: Node, patterns: readonly RegExp[], untrusted: ReadonlySet<string> = NO_NAMES): TestMeaning {
   switch (node.type) {
     case 'parenthesized_expression':
     case 'await': {
       const inner = node.namedChildren.find((child) => child !== null && child.type !== 'comment');
-      return inner ? testMeaning(inner, patterns) : NEUTRAL;
+      return inner ? testMeaning(inner, patterns, untrusted) : NEUTRAL;
     }
     case 'named_expression': {
       const value = node.childForFieldName('value');
       const name = node.childForFieldName('name');
-      const byValue = value ? testMeaning(value, patterns) : NEUTRAL;
+      const byValue = value ? testMeaning(value, patterns, untrusted) : NEUTRAL;
       return byValue === NEUTRAL && name ? fromTokens([name.text], patterns, false) : byValue;
     }
     case 'not_operator': {
       const argument = node.childForFieldName('argument');
-      return argument ? negate(testMeaning(argument, patterns)) : NEUTRAL;
+      return argument ? negate(testMeaning(argument, patterns, untrusted)) : NEUTRAL;
     }
     case 'boolean_operator': {
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
       const operator = node.childForFieldName('operator')?.type;
-      const l = left ? testMeaning(left, patterns) : NEUTRAL;
-      const r = right ? testMeaning(right, patterns) : NEUTRAL;
+      const l = left ? testMeaning(left, patterns, untrusted) : NEUTRAL;
+      const r = right ? testMeaning(right, patterns, untrusted) : NEUTRAL;
       if (operator === 'or') {
         // Exempt only when every way it can be true is exempt: a terminal alternative makes it a terminal event.
         return {
@@ -195,6 +205,8 @@ export function testMeaning(node: Node, patterns: readonly RegExp[]): TestMeanin
     case 'call':
       return callMeaning(node, patterns);
     case 'identifier':
+      if (untrusted.has(node.text)) return UNTRUSTED_FLAG;
+      return fromTokens([node.text], patterns, false);
     case 'attribute':
     case 'subscript':
     case 'string': {

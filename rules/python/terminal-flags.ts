@@ -1,5 +1,6 @@
-import { named } from './tree.js';
-import { testMeaning } from './conditions.js';
+import { collectBindings, named } from './tree.js';
+import { casePatternMeaning, testMeaning } from './conditions.js';
+import { isExemptPath } from './exempt.js';
 import type { Node } from './parser.js';
 import { lastName, unwrap } from './streams.js';
 
@@ -91,4 +92,66 @@ export function terminalFlagNames(body: Node, flagged: ReadonlyMap<string, Reado
   };
   visit(body);
   return names;
+}
+
+/** A value that leaves a flag unset: `False`, `None`, `0`, `""`. */
+function isFalsy(value: Node): boolean {
+  return value.type === 'false' || value.type === 'none' || (value.type === 'integer' && Number(value.text) === 0) || (value.type === 'string' && value.text.length <= 3 && /^[rbuf]*(""|'')$/i.test(value.text));
+}
+
+/** Whether a statement sits where a terminal event was recognised: the true branch of a terminal test, the `else` of a negated one, a terminal `case`. */
+function onTerminalEvent(node: Node, body: Node, patterns: readonly RegExp[]): boolean {
+  for (let child = node, parent = node.parent; parent && parent.id !== body.id; child = parent, parent = parent.parent) {
+    if ((parent.type === 'if_statement' || parent.type === 'elif_clause') && parent.childForFieldName('consequence')?.id === child.id) {
+      const test = parent.childForFieldName('condition');
+      if (test && testMeaning(test, patterns).terminal !== null) return true;
+    } else if (parent.type === 'else_clause' && parent.parent?.type === 'if_statement') {
+      const test = parent.parent.childForFieldName('condition');
+      if (test && testMeaning(test, patterns).negTerminal !== null) return true;
+    } else if (parent.type === 'case_clause') {
+      const pattern = named(parent).find((part) => part.type === 'case_pattern');
+      if (pattern && casePatternMeaning(pattern, patterns).terminal !== null) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Local flags named for the terminal event (`done`, `finished`, `is_complete`: what the terminal patterns
+ * recognise) that a function sets where no terminal event came: `done = True` in an `except` block, in a
+ * branch about an error, an abort or another worker's failure, in a `finally`, or anywhere outside a
+ * terminal branch; or `finished = failed.is_set()`, a value about a failure. A test of such a flag is no
+ * terminal event: a close it guards may follow an error, and a drain must never be added there. A flag set
+ * only at the terminal event (`if data == "[DONE]": done = True`), or to what a handler of the event says
+ * (`is_complete = await handle(sse)`), still counts.
+ */
+export function untrustedFlags(body: Node, patterns: readonly RegExp[]): Set<string> {
+  const untrusted = new Set<string>();
+  const meaning = (test: Node) => testMeaning(test, patterns);
+  for (const { target, value } of collectBindings(body)) {
+    if (target.type !== 'identifier' || untrusted.has(target.text) || testMeaning(target, patterns).terminal === null) continue;
+    const inner = unwrap(value);
+    if (isFalsy(inner)) continue;
+    const literal = inner.type === 'true' || inner.type === 'integer' || inner.type === 'string';
+    const setOffTerminal = literal ? !onTerminalEvent(target, body, patterns) : testMeaning(inner, patterns).exemptTrue || aboutFailure(inner, patterns);
+    if (setOffTerminal || isExemptPath(target, body, meaning) || inFinally(target, body)) untrusted.add(target.text);
+  }
+  return untrusted;
+}
+
+/** A call on something named for a failure (`failed.is_set()`, `error_event.is_set()`): the value says whether it failed. */
+function aboutFailure(value: Node, patterns: readonly RegExp[]): boolean {
+  const callee = value.type === 'call' ? value.childForFieldName('function') : null;
+  const names: Node[] = [];
+  const visit = (node: Node): void => {
+    if (node.type === 'identifier') names.push(node);
+    else if (node.type === 'attribute') for (const part of named(node)) visit(part);
+  };
+  if (callee) visit(callee);
+  return names.some((name) => testMeaning(name, patterns).exemptTrue);
+}
+
+function inFinally(node: Node, body: Node): boolean {
+  for (let parent = node.parent; parent && parent.id !== body.id; parent = parent.parent) if (parent.type === 'finally_clause') return true;
+  return false;
 }

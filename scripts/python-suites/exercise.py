@@ -12,7 +12,12 @@ two sibling imports stood in); `Stream` (scenario `stream`) and `AsyncStream` (`
 server's SSE and yield each event's JSON.
 
 httpx2, httpx-sse and typing_extensions are the real packages when installed, else the stand-ins of
-test/support/python-standins. Prints {"runs": [{"results": [each call's messages]}]}, one run per scenario.
+test/support/python-standins. Prints {"runs": [{"results": [each call's messages], "ms": [each call's duration],
+"handover_ms": [when each call handed its last message on], "bytes": [the bytes each call read from the network]}],
+"maxrss_kb": peak memory}, one run per scenario. A call's caller wait is what it took after it handed its last
+message on: for MCP, when `_handle_sse_event` saw the reply (the SDK's session has it then); for openai, when
+the stream yielded its last item (the consumer's loop ends only when the stream's does). The bytes are counted
+where httpcore reads them (the pool's network backend is wrapped), so a drain's reads are counted as they return.
 """
 
 import ast
@@ -22,6 +27,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +37,51 @@ import anyio  # noqa: E402
 import httpx  # noqa: E402
 
 LIMITS = dict(max_connections=1, max_keepalive_connections=1)
+READ = {"bytes": 0}
+HANDOVER = {"at": None}
+
+
+class CountingStream:
+    def __init__(self, stream):
+        self._stream = stream
+
+    def read(self, max_bytes, timeout=None):
+        data = self._stream.read(max_bytes, timeout)
+        READ["bytes"] += len(data)
+        return data
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class AsyncCountingStream(CountingStream):
+    async def read(self, max_bytes, timeout=None):
+        data = await self._stream.read(max_bytes, timeout)
+        READ["bytes"] += len(data)
+        return data
+
+
+class CountingBackend:
+    def __init__(self, backend, stream):
+        self._backend = backend
+        self._stream = stream
+
+    def connect_tcp(self, *args, **kwargs):
+        return self._stream(self._backend.connect_tcp(*args, **kwargs))
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+
+class AsyncCountingBackend(CountingBackend):
+    async def connect_tcp(self, *args, **kwargs):
+        return self._stream(await self._backend.connect_tcp(*args, **kwargs))
+
+
+def count_reads(client, asynchronous):
+    pool = client._transport._pool
+    pool._network_backend = (AsyncCountingBackend if asynchronous else CountingBackend)(pool._network_backend, AsyncCountingStream if asynchronous else CountingStream)
+    return client
 
 
 class JSONRPCRequest:
@@ -97,6 +148,7 @@ def mcp_transport(path, url):
 
         async def _handle_sse_event(self, sse, read_stream_writer, original_request_id=None, resumption_callback=None, is_initialization=False):
             if sse.data == "[DONE]":
+                HANDOVER["at"] = time.perf_counter()
                 return True
             await read_stream_writer.send(json.loads(sse.data))
             return False
@@ -150,6 +202,25 @@ class OpenAIClient:
         return data
 
 
+def handed_over(items):
+    """Iterates a stream, noting when it yielded its last item."""
+    for item in items:
+        HANDOVER["at"] = time.perf_counter()
+        yield item
+
+
+async def ahanded_over(items):
+    async for item in items:
+        HANDOVER["at"] = time.perf_counter()
+        yield item
+
+
+def peak_memory_kb():
+    """The process's peak resident memory (VmHWM: ru_maxrss would carry over what the parent had when it forked)."""
+    with open("/proc/self/status") as status:
+        return next((int(line.split()[1]) for line in status if line.startswith("VmHWM:")), 0)
+
+
 def main():
     args = sys.argv[1:]
     backend = "asyncio"
@@ -162,26 +233,33 @@ def main():
     if kind == "openai":
         module = openai_module(path)
         library = sys.modules["httpx2"] if "httpx2" in sys.modules else httpx
-        client_sync = library.Client(limits=library.Limits(**LIMITS), **timeout)
+        client_sync = count_reads(library.Client(limits=library.Limits(**LIMITS), **timeout), False)
     else:
         module = None
         _, library = mcp_transport(path, "")
 
     async def run_async():
         async with library.AsyncClient(limits=library.Limits(**LIMITS), **timeout) as client:
+            count_reads(client, True)
             for scenario, url, calls in plan:
-                results = []
+                results, durations, handovers, read = [], [], [], []
                 for _ in range(calls):
+                    started, before = time.perf_counter(), READ["bytes"]
+                    HANDOVER["at"] = None
                     if kind == "mcp":
                         results.append(await mcp_call(path, scenario, url, client))
                     elif scenario == "async_stream":
                         response = await client.send(client.build_request("GET", url), stream=True)
                         stream = module.AsyncStream(cast_to=object, response=response, client=OpenAIClient(module))
-                        results.append([item async for item in stream])
+                        results.append([item async for item in ahanded_over(stream)])
                     else:
                         response = client_sync.send(client_sync.build_request("GET", url), stream=True)
-                        results.append(list(module.Stream(cast_to=object, response=response, client=OpenAIClient(module))))
-                runs.append({"scenario": scenario, "results": results})
+                        results.append(list(handed_over(module.Stream(cast_to=object, response=response, client=OpenAIClient(module)))))
+                    ended = time.perf_counter()
+                    durations.append((ended - started) * 1000)
+                    handovers.append(((HANDOVER["at"] or ended) - started) * 1000)
+                    read.append(READ["bytes"] - before)
+                runs.append({"scenario": scenario, "results": results, "ms": durations, "handover_ms": handovers, "bytes": read})
 
     if backend == "asyncio":
         import asyncio
@@ -193,7 +271,7 @@ def main():
         trio.run(run_async)
     else:
         anyio.run(run_async, backend=backend.split("-", 1)[1])
-    print(json.dumps({"runs": runs}))
+    print(json.dumps({"runs": runs, "maxrss_kb": peak_memory_kb()}))
 
 
 if __name__ == "__main__":

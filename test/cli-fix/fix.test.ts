@@ -63,11 +63,34 @@ const FIX_JSON_SCHEMA = {
         },
       },
     },
+    formatting: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['formatter', 'config', 'reason', 'files', 'run'],
+        additionalProperties: false,
+        properties: {
+          formatter: { enum: ['prettier', 'biome', 'oxfmt'] },
+          config: { type: 'string' },
+          reason: { type: 'string' },
+          files: { type: 'array', items: { type: 'string' } },
+          run: { type: 'string' },
+        },
+      },
+    },
     summary: {
       type: 'object',
       required: ['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'],
       additionalProperties: false,
-      properties: Object.fromEntries(['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'].map((key) => [key, { type: 'integer', minimum: 0 }])),
+      properties: {
+        ...Object.fromEntries(['filesScanned', 'sitesFound', 'fixed', 'manual', 'errors'].map((key) => [key, { type: 'integer', minimum: 0 }])),
+        interrupted: {
+          type: 'object',
+          required: ['phase', 'filesNotWritten'],
+          additionalProperties: false,
+          properties: { phase: { enum: ['reading', 'formatting', 'type-checking', 'writing'] }, filesNotWritten: { type: 'integer', minimum: 0 } },
+        },
+      },
     },
   },
 } as const;
@@ -187,6 +210,18 @@ describe('drainguard fix', () => {
     ]);
     expect(report.files[1]).toEqual({ path: join(dir, 'drain-body.test.ts'), changed: true, sites: [], test: 'created', framework: 'node:test' });
     expect(report.files[3].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
+  });
+
+  it('says what keeps the connections of the sites left manual meanwhile (the transports)', async () => {
+    const dir = tempDir('fix-manual');
+    copyFixtureInput('28-ts-manual-close-as-value', '.ts', dir, 'b.ts');
+    const result = await runCli(['fix', '--dry'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      'b.ts:8:14  manual  the close is used as a value, not as a statement of its own\n' +
+        '1 file scanned, 1 site: 0 fixed, 1 manual, 0 errors (dry run: nothing written)\n' +
+        'next: until the manual sites are rewritten by hand, drainguard/undici (Node) and drainguard-httpx (Python) keep their connections at run time with no source change\n',
+    );
   });
 
   it('reports an unwritable file with exit 1 while the writable one is fixed', async () => {

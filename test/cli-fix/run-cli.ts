@@ -23,8 +23,9 @@ export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
   });
 }
 
-export function spawnCli(args: string[], cwd: string): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `nodeArgs`: options for node itself, before the CLI (`--import` a module that prepares the process). */
+export function spawnCli(args: string[], cwd: string, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export function tempDir(prefix: string): string {

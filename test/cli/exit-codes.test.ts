@@ -13,7 +13,7 @@ describe('drainguard lint exit codes', () => {
     const dir = tempProject({ 'drained.js': DRAINED_JS, 'stream.js': EARLY_CANCEL_JS });
     const run = await runCli(['lint'], dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('drainguard lint: 2 files found, 2 parsed, 1 early close.\n');
+    expect(run.stderr).toBe('drainguard lint: 2 files found, 2 parsed, 1 early close.\nnext: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n');
   });
 
   it('exits 0 on an empty directory', async () => {

@@ -72,7 +72,7 @@ describe('the summary of a stylish run (stderr)', () => {
     const run = await runCli(['lint'], dir);
     expect(run.code).toBe(1);
     // math.js and skipped.js hold no close method name and no for await: found, not parsed.
-    expect(run.stderr).toBe('drainguard lint: 5 files found, 3 parsed, 2 early closes, 1 file that does not parse.\n');
+    expect(run.stderr).toBe('drainguard lint: 5 files found, 3 parsed, 2 early closes, 1 file that does not parse.\nnext: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n');
     expect(run.stdout).toContain('✖ 3 problems (3 errors, 0 warnings)');
     expect(run.stdout).not.toContain('drainguard lint:');
   });
@@ -80,7 +80,7 @@ describe('the summary of a stylish run (stderr)', () => {
   it('counts every file as parsed without the pre-filter, and a path given explicitly alone', async () => {
     const dir = tempProject(files);
     const everything = await runCli(['lint'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
-    expect(everything.stderr).toBe('drainguard lint: 5 files found, 5 parsed, 2 early closes, 2 files that do not parse.\n');
+    expect(everything.stderr).toBe('drainguard lint: 5 files found, 5 parsed, 2 early closes, 2 files that do not parse.\nnext: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n');
     // A file named explicitly is parsed even without a close word in it.
     const one = await runCli(['lint', 'b/math.js'], dir);
     expect(one).toEqual({ code: 0, stdout: '', stderr: 'drainguard lint: 1 file found, 1 parsed, 0 early closes.\n' });

@@ -43,3 +43,16 @@ describe('the style of a file without settings', () => {
     expect(detectStyle("const a = 'x';\n", false, { quote: '"', width: 120, semi: false })).toMatchObject({ quote: '"', width: 120, semi: '' });
   });
 });
+
+describe('the style under a formatter configuration that cannot be loaded', () => {
+  const file = ['export function f(value: string): string {', "  return value.replace('a', 'b');", '}', ''].join('\n');
+
+  it("takes the print width from the file's own longest line, not from a formatter's default", () => {
+    expect(detectStyle(file, true)).toMatchObject({ width: 80 });
+    expect(detectStyle(file, true, { unloadable: true })).toMatchObject({ width: 42, unit: '  ', quote: "'", semi: ';' });
+  });
+
+  it('keeps what the configuration states literally', () => {
+    expect(detectStyle(file, true, { width: 110, semi: false, unloadable: true })).toMatchObject({ width: 110, semi: '' });
+  });
+});

@@ -135,17 +135,18 @@ describe('drainguard fix on Python files', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('+++ b/a/transport.py');
     expect(run.stdout).toContain('+            sse_iterator = event_source.aiter_sse()\n+            async for sse in sse_iterator:\n');
-    expect(run.stdout).toContain('+    with anyio.move_on_after(1.0), contextlib.suppress(Exception):\n');
+    expect(run.stdout).toContain('+            timeout = remaining if timeout is None else min(timeout, remaining)\n');
   });
 
-  it('--terminal-pattern, --close-method and --drain-max-bytes apply to Python files', async () => {
+  it('--terminal-pattern, --close-method, --drain-max-bytes and --drain-wait-ms apply to Python files', async () => {
     const text = 'def first(response):\n    for line in response.iter_lines():\n        if line == "discard":\n            response.shutdown()\n            return line\n';
     const dir = tempProject({ 'custom.py': text });
     const plain = await runCli(['fix', '--dry', '--json'], dir);
     expect(parseFixJson(plain).summary.sitesFound).toBe(0);
-    const run = await runCli(['fix', '--dry', '--print', '--terminal-pattern', 'discard', '--close-method', 'shutdown', '--drain-max-bytes', '4096', 'custom.py'], dir, { NO_COLOR: '1' });
+    const run = await runCli(['fix', '--dry', '--print', '--terminal-pattern', 'discard', '--close-method', 'shutdown', '--drain-max-bytes', '4096', '--drain-wait-ms', '25', 'custom.py'], dir, { NO_COLOR: '1' });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('+    limit = response.num_bytes_downloaded + 4096\n');
+    expect(run.stdout).toContain('+    left = 4096\n');
+    expect(run.stdout).toContain('+def _drain_response(response, events: Iterator[object], budget: float = 0.025) -> None:\n');
     expect(run.stdout).toContain('+            _drain_response(response, line_iterator)\n             response.shutdown()\n');
   });
 

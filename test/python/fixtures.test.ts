@@ -28,10 +28,12 @@ describe('Python fixtures', () => {
       '15-flag-set-at-sentinel-async',
       '16-nested-generator-in-with',
       '17-stop-event-caller-closes',
-      '18-anyio-old-httpx-socket-fallback',
+      '18-anyio-old-httpx-no-cancel-scope',
       '19-sync-and-async-length-sorted-imports',
       '20-stopiteration-at-done',
       '21-flag-returned-by-parser',
+      '22-handed-on-to-a-writer',
+      '23-flag-set-at-terminal-and-on-error',
     ]);
   });
 });

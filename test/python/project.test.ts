@@ -1,10 +1,7 @@
-// What the rewrite reads from a Python project's declarations, and the bound it chooses from them.
+// What the rewrite reads from a Python project's declarations (requires-python, requirements, ruff's settings).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseBound } from '../../codemods/python/bound.js';
-import { ModuleImports } from '../../codemods/python/imports.js';
 import { pythonProject, specifierLowerBound } from '../../codemods/python/project.js';
-import { parsePython } from '../../rules/python/parser.js';
 import { tempProject } from '../cli/helpers.js';
 
 const MCP_MAIN = `[project]
@@ -70,28 +67,5 @@ describe('a Python project\'s declarations', () => {
     expect(pythonProject(path.join(dir, 'm.py')).lowerBound('anyio')).toEqual([4]);
     const bare = tempProject({ 'm.py': '' });
     expect(pythonProject(path.join(bare, 'm.py'))).toMatchObject({ requiresPython: null });
-  });
-});
-
-describe('the bound a drain gets', () => {
-  const cases: [string, string, Record<string, string>, boolean, string][] = [
-    ['sync code: the socket shutdown', 'import anyio\nimport httpx\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=4", "httpx>=0.27"]\n' }, false, 'socket'],
-    ['anyio >= 4 and a cancellation-safe httpx', 'import anyio\nimport httpx\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=4", "httpx>=0.27"]\n' }, true, 'anyio'],
-    ['anyio >= 4 declared, the module uses no async library', 'import httpx2\n', { 'pyproject.toml': MCP_MAIN }, true, 'anyio'],
-    ['anyio 3 allowed: no anyio cancel scope', 'import anyio\nimport httpx\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=3.5,<5", "httpx>=0.27"]\n' }, true, 'socket'],
-    ['httpx < 0.25 allowed (httpcore without cancellation support)', 'import anyio\n', { 'pyproject.toml': '[project]\ndependencies = ["anyio>=4", "httpx>=0.23"]\n' }, true, 'socket'],
-    ['trio alone', 'import trio\n', { 'pyproject.toml': '[project]\ndependencies = ["trio", "httpx>=0.27"]\n' }, true, 'trio'],
-    ['asyncio alone on Python >= 3.11', 'import asyncio\n', { 'pyproject.toml': '[project]\nrequires-python = ">=3.11"\ndependencies = ["httpx>=0.27"]\n' }, true, 'asyncio'],
-    ['asyncio alone, Python 3.10 supported: no asyncio.timeout', 'import asyncio\n', { 'pyproject.toml': '[project]\nrequires-python = ">=3.10"\ndependencies = ["httpx>=0.27"]\n' }, true, 'socket'],
-    ['nothing declared', 'import anyio\n', {}, true, 'socket'],
-  ];
-  it.each(cases)('%s', async (_name, module, files, asyncLoop, expected) => {
-    const read = project(files);
-    const tree = await parsePython(module);
-    try {
-      expect(chooseBound(asyncLoop, 1000, new ModuleImports(tree.rootNode, module, read.isort, '\n'), read)).toBe(expected);
-    } finally {
-      tree.delete();
-    }
   });
 });

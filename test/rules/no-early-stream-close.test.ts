@@ -27,11 +27,19 @@ const syntaxBook = await openBook('typescript-parser');
 const espreeBook = await openBook('espree');
 const typedBook = await openBook('typed');
 
+/**
+ * The cases' files sit beside a helper module `drainguard fix` wrote (test/rules/fixtures/with-helper/drain-body.ts and
+ * .js, every piece): the suggestions import it, so each expected suggestion is the case's own code with the import and
+ * the rewritten site, not the helpers pasted in again. The helpers' own text is tested once (helper-text.test.ts).
+ */
+const WITH_HELPER = fileURLToPath(new URL('fixtures/with-helper/', import.meta.url));
+const inHelperDir = (name: string): string => path.join(WITH_HELPER, name);
+
 const toTs = (testCase: InvalidCase | ValidCase) => ({
   name: testCase.name,
   code: testCase.code,
   ...(testCase.options ? { options: testCase.options } : {}),
-  ...(testCase.filename ? { filename: testCase.filename } : {}),
+  filename: inHelperDir(testCase.filename ?? 'react.tsx'),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -63,14 +71,15 @@ new RuleTester({
   ],
   invalid: [
     // The default file name of this RuleTester (JSX enabled) is react.tsx.
-    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: syntaxBook.expect(testCase, testCase.filename ?? 'react.tsx') })),
+    ...invalid.map((testCase) => ({ ...toTs(testCase), errors: syntaxBook.expect(testCase, inHelperDir(testCase.filename ?? 'react.tsx')) })),
     {
       name: 'useTypes without type information falls back to syntax (still reports)',
       code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }',
       options: [{ useTypes: true }],
+      filename: inHelperDir('react.tsx'),
       errors: syntaxBook.expect(
         { name: 'useTypes without type information', code: 'async function f(res) { for await (const c of res.body) { if (c.done) break; } }', errors: [{ messageId: 'implicitClose', line: 1, column: 71, endLine: 1, endColumn: 77 }] },
-        'react.tsx',
+        inHelperDir('react.tsx'),
       ),
     },
     {
@@ -94,6 +103,7 @@ const toJs = (testCase: InvalidCase | ValidCase) => ({
   name: testCase.name,
   code: testCase.code,
   ...(testCase.options ? { options: testCase.options } : {}),
+  filename: inHelperDir('case.js'),
 });
 
 const jsInvalid = invalid.filter((testCase) => testCase.js);
@@ -103,7 +113,7 @@ describe('espree (ESLint RuleTester)', () => {
 new EslintRuleTester({ languageOptions: { ecmaVersion: 'latest', sourceType: 'module' } }).run('no-early-stream-close', eslintRule, {
   valid: jsValid.map(toJs),
   invalid: [
-    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: espreeBook.expect(testCase, 'case.js') })),
+    ...jsInvalid.map((testCase) => ({ ...toJs(testCase), errors: espreeBook.expect(testCase, inHelperDir('case.js')) })),
     // Full message texts: the stream and the terminal event are named, and what to do is said.
     {
       name: 'message text: explicit close',
@@ -196,9 +206,10 @@ new RuleTester({
     },
   },
 }).run('no-early-stream-close', rule, {
-  valid: typedValid.map(toTs),
+  valid: typedValid.map((testCase) => ({ ...toTs(testCase), filename: path.join(typedRoot, testCase.filename ?? 'file.ts') })),
   invalid: typedInvalid.map((testCase) => ({
     ...toTs(testCase),
+    filename: path.join(typedRoot, testCase.filename ?? 'file.ts'),
     errors: typedBook.expect(testCase, path.join(typedRoot, testCase.filename ?? 'file.ts'), { types: true, cwd: typedRoot }),
   })),
 });

@@ -3,8 +3,10 @@
  * test/rules/fixtures/suggestions/<book>.txt: one `#### <case name> @ <line>:<column>` header per error, then the whole
  * file as the suggestion leaves it, or `(no suggestion)` on the header where the site is left manual.
  *
- * The books are reviewed snapshots. After an intended change of the rewrite, record them again with
- * `UPDATE_SUGGESTIONS=1 npx vitest run test/rules/no-early-stream-close.test.ts` and read the diff before committing:
+ * The cases sit beside a helper module (test/rules/fixtures/with-helper/), so a suggestion holds its import, not the
+ * helpers (their text is tested once, in test/rules/fix/helper-text.test.ts); a script, which cannot import, still
+ * carries its own copy. The books are reviewed snapshots. After an intended change of the rewrite, record them again
+ * with `UPDATE_SUGGESTIONS=1 npx vitest run test/rules/no-early-stream-close.test.ts` and read the diff before committing:
  * recording takes what `drainguard fix` does to that one site; checking never runs the codemod.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ export interface ExpectedSuggestion {
 }
 
 type Expected = ExpectedError & { suggestions: ExpectedSuggestion[] };
-type Rewrite = typeof import('../../codemods/rewrite.js').rewrite;
+type RewriteModule = typeof import('../../codemods/rewrite.js');
 
 const HEADER = '#### ';
 const NONE = ' (no suggestion)';
@@ -54,16 +56,18 @@ export interface SuggestionBook {
 
 export async function openBook(name: string): Promise<SuggestionBook> {
   const file = new URL(`fixtures/suggestions/${name}.txt`, import.meta.url);
-  const rewrite: Rewrite | null = recording ? (await import('../../codemods/rewrite.js')).rewrite : null;
+  const engine: RewriteModule | null = recording ? await import('../../codemods/rewrite.js') : null;
   const book = !recording && existsSync(file) ? parseBook(readFileSync(file, 'utf8')) : new Map<string, string | null>();
   const recorded: string[] = [];
 
   const lookup = (testCase: InvalidCase, filename: string, extra: { types?: boolean; cwd?: string }, error: ExpectedError): string | null => {
     const key = `${testCase.name} @ ${error.line}:${error.column}`;
-    if (rewrite) {
+    if (engine) {
       const ruleOptions = { ...testCase.options?.[0] };
       delete ruleOptions.useTypes;
-      const result = rewrite(testCase.code, filename, { ruleOptions, only: { line: error.line, column: error.column }, ...extra });
+      // The helper module beside the file, as the rule's suggestion finds it.
+      const helperModule = engine.findHelperModule(filename) ?? undefined;
+      const result = engine.rewrite(testCase.code, filename, { ruleOptions, only: { line: error.line, column: error.column }, helperModule, ...extra });
       const site = result.sites.find((candidate) => candidate.line === error.line && candidate.column === error.column);
       const output = site?.status === 'fixed' && result.output !== null ? result.output : null;
       if (book.has(key)) throw new Error(`two errors recorded under one key in ${name}.txt: ${key}`);
@@ -82,7 +86,7 @@ export async function openBook(name: string): Promise<SuggestionBook> {
         return { ...error, suggestions: output === null ? [] : [{ messageId: 'drainInBackground', data: { budget: '1000' }, output }] };
       }),
     close: () => {
-      if (rewrite) writeFileSync(file, recorded.join(''));
+      if (engine) writeFileSync(file, recorded.join(''));
     },
   };
 }

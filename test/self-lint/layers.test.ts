@@ -40,6 +40,17 @@ describe('one direction of imports', () => {
     ]);
   });
 
+  it('keeps the transport (drainguard/undici) apart from the rest of the project, both ways', async () => {
+    expect(await layerReports('transport/wrong-way-example.ts', "export { startStreamServer } from '../testing/stream-server.js';\nexport { drainBounds } from '../rules/contract/drain-options.js';\n")).toEqual([
+      '1:35 Unexpected path "../testing/stream-server.js" imported in restricted zone. drainguard/undici imports nothing of the project (Node built-ins and undici only).',
+      '2:29 Unexpected path "../rules/contract/drain-options.js" imported in restricted zone. drainguard/undici imports nothing of the project (Node built-ins and undici only).',
+    ]);
+    expect(await layerReports('testing/wrong-way-example.ts', "export { drainOnAbort } from '../transport/undici.js';\n")).toEqual([
+      '1:30 Unexpected path "../transport/undici.js" imported in restricted zone. drainguard/testing uses Node built-ins only.',
+    ]);
+    expect(await layerReports('transport/wrong-way-example.ts', "export { Agent } from 'undici';\nexport { drainBounds } from './options.js';\n")).toEqual([]);
+  });
+
   it('lets a layer import the layers below it and the shared adapters beside the rule', async () => {
     expect(await layerReports('rules/fix/wrong-way-example.ts', "export { walk } from '../analysis/ast.js';\nexport { isTypeScriptPath } from '../parser-options.js';\nexport { drainBounds } from '../contract/drain-options.js';\n")).toEqual([]);
     expect(await layerReports('rules/wrong-way-example.ts', "export { planSites } from './fix/plan.js';\nexport { asESLintRule } from './eslint-types.js';\n")).toEqual([]);

@@ -2,12 +2,15 @@
 
     python-harness.py [--backend asyncio|trio|anyio-asyncio|anyio-trio] [--pool N] CLIENT_PATH URL CALLS [URL CALLS ...]
 
-Prints one JSON line: {"runs": [{"results": [what each call returned], "ms": [each call's duration]}]},
-one run per URL, all over the same client. An async collect() runs under the backend (default asyncio),
+Prints one JSON line: {"runs": [{"results": [what each call returned], "ms": [each call's duration],
+"bytes": [the bytes each call read from the network]}], "maxrss_kb": the process's peak memory}, one run
+per URL, all over the same client. The bytes are counted where httpcore reads them: the pool's network
+backend is wrapped, so every read of every connection (the drain's included) is counted as it returns. An async collect() runs under the backend (default asyncio),
 a sync one with httpx.Client. The pool keeps one connection (`--pool N`: N), so a reused connection shows
 as one, and a connection a cancelled read left checked out makes the next call fail (PoolTimeout)
 instead of hanging; a larger pool lets a client that never closes its responses run on.
-A module that imports httpx2 gets an httpx2 client. The stand-ins of python-standins/ are found when
+A module that imports httpx2 gets an httpx2 client. DRAINGUARD_CA_FILE: the certificate of a test's own
+https server, trusted by the client. The stand-ins of python-standins/ are found when
 the real httpx-sse and httpx2 are not installed.
 """
 
@@ -30,6 +33,69 @@ def load(path):
     return module
 
 
+READ = {"bytes": 0}
+
+
+class CountingStream:
+    """A network stream whose reads are counted (a drain shadows this object's read, as it would the real one's)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def read(self, max_bytes, timeout=None):
+        data = self._stream.read(max_bytes, timeout)
+        READ["bytes"] += len(data)
+        return data
+
+    def start_tls(self, *args, **kwargs):
+        return CountingStream(self._stream.start_tls(*args, **kwargs))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class AsyncCountingStream(CountingStream):
+    async def read(self, max_bytes, timeout=None):
+        data = await self._stream.read(max_bytes, timeout)
+        READ["bytes"] += len(data)
+        return data
+
+    async def start_tls(self, *args, **kwargs):
+        return AsyncCountingStream(await self._stream.start_tls(*args, **kwargs))
+
+
+class CountingBackend:
+    def __init__(self, backend, stream):
+        self._backend = backend
+        self._stream = stream
+
+    def connect_tcp(self, *args, **kwargs):
+        return self._stream(self._backend.connect_tcp(*args, **kwargs))
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+
+class AsyncCountingBackend(CountingBackend):
+    async def connect_tcp(self, *args, **kwargs):
+        return self._stream(await self._backend.connect_tcp(*args, **kwargs))
+
+
+def count_reads(client, asynchronous):
+    pool = client._transport._pool
+    if asynchronous:
+        pool._network_backend = AsyncCountingBackend(pool._network_backend, AsyncCountingStream)
+    else:
+        pool._network_backend = CountingBackend(pool._network_backend, CountingStream)
+    return client
+
+
+def peak_memory_kb():
+    """The process's peak resident memory (VmHWM: ru_maxrss would carry over what the parent had when it forked)."""
+    with open("/proc/self/status") as status:
+        return next((int(line.split()[1]) for line in status if line.startswith("VmHWM:")), 0)
+
+
 def main():
     args = sys.argv[1:]
     backend, pool = "asyncio", 1
@@ -44,29 +110,36 @@ def main():
     collect = module.collect
     library = getattr(module, "httpx2", httpx)
     options = dict(timeout=library.Timeout(10.0), limits=library.Limits(max_connections=pool, max_keepalive_connections=pool))
+    if os.environ.get("DRAINGUARD_CA_FILE"):
+        # An https server of the test's own: trust its certificate.
+        import ssl
+
+        options["verify"] = ssl.create_default_context(cafile=os.environ["DRAINGUARD_CA_FILE"])
     runs = []
 
     def record(call):
-        results, durations = [], []
         for url, calls in plan:
+            results, durations, read = [], [], []
             for _ in range(calls):
-                started = time.perf_counter()
+                started, before = time.perf_counter(), READ["bytes"]
                 results.append(call(url))
                 durations.append((time.perf_counter() - started) * 1000)
-            runs.append({"results": results, "ms": durations})
-            results, durations = [], []
+                read.append(READ["bytes"] - before)
+            runs.append({"results": results, "ms": durations, "bytes": read})
 
     if inspect.iscoroutinefunction(collect):
 
         async def run():
             async with library.AsyncClient(**options) as client:
+                count_reads(client, True)
                 for url, calls in plan:
-                    results, durations = [], []
+                    results, durations, read = [], [], []
                     for _ in range(calls):
-                        started = time.perf_counter()
+                        started, before = time.perf_counter(), READ["bytes"]
                         results.append(await collect(client, url))
                         durations.append((time.perf_counter() - started) * 1000)
-                    runs.append({"results": results, "ms": durations})
+                        read.append(READ["bytes"] - before)
+                    runs.append({"results": results, "ms": durations, "bytes": read})
 
         if backend == "asyncio":
             import asyncio
@@ -82,8 +155,9 @@ def main():
             anyio.run(run, backend=backend.split("-", 1)[1])
     else:
         with library.Client(**options) as client:
+            count_reads(client, False)
             record(lambda url: collect(client, url))
-    print(json.dumps({"runs": runs}))
+    print(json.dumps({"runs": runs, "maxrss_kb": peak_memory_kb()}))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 import type { CountingServer } from './sse-server.d.mts';
 
-export const HOSTILE_MODES: readonly ['end', 'silent', 'trickle', 'flood', 'reset'];
+export const HOSTILE_MODES: readonly ['end', 'silent', 'trickle', 'flood', 'comments', 'line', 'hold', 'reset'];
 export type HostileMode = (typeof HOSTILE_MODES)[number];
 
 export interface HostileServer extends CountingServer {
@@ -8,4 +8,4 @@ export interface HostileServer extends CountingServer {
   bytesAfterTerminal(): number;
 }
 
-export function startHostileServer(options: { mode: HostileMode; events?: number }): Promise<HostileServer>;
+export function startHostileServer(options: { mode: HostileMode; events?: number; holdMs?: number }): Promise<HostileServer>;

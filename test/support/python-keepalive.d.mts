@@ -3,6 +3,8 @@ export interface PythonRun {
   results: unknown[];
   /** Each call's duration in milliseconds, measured in Python. */
   ms: number[];
+  /** The bytes each call read from the network (counted at httpcore's network stream). */
+  bytes: number[];
 }
 
 /** Debian's interpreter, which sees python3-httpx, python3-anyio and python3-trio. */
@@ -15,7 +17,16 @@ export function runPythonClient(clientPath: string, url: string, calls: number, 
  * Runs `collect(client, url)` for each (url, calls) of the plan in order over one client, under an async
  * backend (asyncio, trio, anyio-asyncio, anyio-trio), with a pool of `pool` connections (default 1).
  */
-export function runPythonPlan(options: { clientPath: string; plan: { url: string; calls: number }[]; backend?: string; python?: string; timeoutMs?: number; pool?: number }): Promise<{ runs: PythonRun[] }>;
+export function runPythonPlan(options: {
+  clientPath: string;
+  plan: { url: string; calls: number }[];
+  backend?: string;
+  python?: string;
+  timeoutMs?: number;
+  pool?: number;
+  /** The client process's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}): Promise<{ runs: PythonRun[]; maxrss_kb: number }>;
 
 /** Whether Debian's python3 with httpx and anyio is there (null), or why not. */
 export function pythonHttpxMissing(): string | null;

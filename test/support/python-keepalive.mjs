@@ -41,13 +41,13 @@ export function modernPython() {
 }
 
 /**
- * @param {{ clientPath: string, plan: { url: string, calls: number }[], backend?: string, python?: string, timeoutMs?: number, pool?: number }} options
- * @returns {Promise<{ runs: import('./python-keepalive.d.mts').PythonRun[] }>}
+ * @param {{ clientPath: string, plan: { url: string, calls: number }[], backend?: string, python?: string, timeoutMs?: number, pool?: number, env?: NodeJS.ProcessEnv }} options
+ * @returns {Promise<{ runs: import('./python-keepalive.d.mts').PythonRun[], maxrss_kb: number }>}
  */
-export function runPythonPlan({ clientPath, plan, backend = 'asyncio', python = PYTHON, timeoutMs = 60_000, pool = 1 }) {
+export function runPythonPlan({ clientPath, plan, backend = 'asyncio', python = PYTHON, timeoutMs = 60_000, pool = 1, env = process.env }) {
   const args = [HARNESS, '--backend', backend, '--pool', String(pool), clientPath, ...plan.flatMap(({ url, calls }) => [url, String(calls)])];
   return new Promise((resolve, reject) => {
-    execFile(python, args, { timeout: timeoutMs, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
+    execFile(python, args, { timeout: timeoutMs, maxBuffer: 1 << 24, env }, (error, stdout, stderr) => {
       if (error) {
         reject(new Error(`python client ${clientPath} (${backend}) failed: ${error.message}\n${stderr}`));
         return;

@@ -746,3 +746,45 @@ it('the project under test is the installed tarball, not the repository', () => 
   expect(installed.version).toBe(ownPackage.version);
   expect(userEnv().npm_lifecycle_event).toBeUndefined();
 });
+
+describe('drainguard/undici from the installed tarball (docs/transport.md)', () => {
+  it('imports as ESM and CommonJS, type-checks, and `node --import drainguard/undici/register` keeps a cancelled fetch on its connection', async () => {
+    const dir = scenario('transport', {
+      'esm.mjs': [
+        "import { drainOnAbort, installDrainOnAbort, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from 'drainguard/undici';",
+        "console.log(typeof drainOnAbort, typeof installDrainOnAbort, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS);",
+      ].join('\n'),
+      'cjs.cjs': "const { drainOnAbort } = require('drainguard/undici');\nconsole.log(typeof drainOnAbort());\n",
+      'calls.mjs': [
+        "import { startStreamServer } from 'drainguard/testing';",
+        "const server = await startStreamServer({ mode: 'end', tailDelayMs: 100 });",
+        'for (let call = 1; call <= 3; call++) {',
+        '  const reader = (await fetch(server.url)).body.getReader();',
+        "  let text = '';",
+        "  while (!text.includes('[DONE]')) text += new TextDecoder().decode((await reader.read()).value);",
+        '  await reader.cancel();',
+        '  await server.waitFor((s) => s.finished + s.closedEarly >= call);',
+        '  await new Promise((resolve) => setTimeout(resolve, 50));',
+        '}',
+        'console.log(JSON.stringify(server.stats()));',
+        'await server.close();',
+      ].join('\n'),
+      'typed.ts': [
+        "import { Agent } from 'undici';",
+        "import { drainOnAbort, type DrainReport } from 'drainguard/undici';",
+        'const reports: DrainReport[] = [];',
+        'export const dispatcher = new Agent().compose(drainOnAbort({ maxBytes: 1024, onDrain: (report) => reports.push(report) }));',
+        'export const outcomes = (): string[] => reports.map((report) => report.outcome);',
+      ].join('\n'),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true }, files: ['typed.ts'] }),
+    });
+    const esm = await run(process.execPath, ['esm.mjs'], { cwd: dir });
+    expect(esm.stdout, describeRun(esm)).toBe('function function 131072 1000\n');
+    const cjs = await run(process.execPath, ['cjs.cjs'], { cwd: dir });
+    expect(cjs.stdout, describeRun(cjs)).toBe('function\n');
+    const types = await run(join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir });
+    expect(types.code, describeRun(types)).toBe(0);
+    const calls = await run(process.execPath, ['--import', 'drainguard/undici/register', 'calls.mjs'], { cwd: dir });
+    expect(calls.stdout, describeRun(calls)).toBe('{"connections":1,"requests":3,"closedEarly":0,"finished":3}\n');
+  }, 120_000);
+});
