@@ -155,16 +155,22 @@ function listsTypesWithoutNode(dir: string): boolean {
   return false;
 }
 
-/** The directory of the nearest package.json up from `dir` (its own where it has one), else `dir`. */
+/**
+ * The directory of the nearest package.json up from `dir` (its own where it has one), within its git work tree (the
+ * test belongs to the module's repository, not to a project the repository sits in); else the work tree's top, else
+ * `dir`.
+ */
 function packageRoot(dir: string): string {
   for (let current = dir; ; current = path.dirname(current)) {
     if (existsSync(path.join(current, 'package.json'))) return current;
+    if (existsSync(path.join(current, '.git'))) return current;
     if (path.dirname(current) === current) return dir;
   }
 }
 
 /** The package.json directory above a package (a monorepo's root, whose dev dependencies its packages use), or null. */
 function workspaceRoot(root: string): string | null {
+  if (existsSync(path.join(root, '.git'))) return null;
   for (let current = path.dirname(root); path.dirname(current) !== current; current = path.dirname(current)) {
     if (existsSync(path.join(current, 'package.json'))) return current;
     if (existsSync(path.join(current, '.git'))) return null;

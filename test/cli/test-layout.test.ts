@@ -131,6 +131,17 @@ describe('testLayoutFor', () => {
     expect([found.framework, found.path, found.notPickedUpBy && path.basename(found.notPickedUpBy)]).toEqual(['vitest', 'src/drain-body.test.ts', 'vitest.config.ts']);
   });
 
+  it("stays in the module's git work tree, even where a package.json above it holds other tests", async () => {
+    const dir = project({
+      'package.json': manifest({ devDependencies: { jest: '30.0.0' } }),
+      'other/tests/a.test.ts': "it('a', () => {});\n",
+      'fork/.git/HEAD': 'ref: refs/heads/main\n',
+      'fork/src/drain-body.ts': '',
+    });
+    const found = await layout(dir, 'fork/src/drain-body.ts');
+    expect([found.framework, found.path]).toEqual(['node:test', 'fork/src/drain-body.test.ts']);
+  });
+
   it('finds the test an earlier run wrote, wherever it is', async () => {
     const dir = project({
       'package.json': manifest({ devDependencies: { vitest: '4.0.0' } }),
