@@ -12,6 +12,7 @@ import { prefilterFor, settled } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { formatRewrite, formatterProblem, type FormatProblem } from './fix-format.js';
 import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
+import { helperTestPaths, planHelperTests, writeHelperTest } from './fix-helper-test.js';
 import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport, type FixPhase, type FormattingReport } from './fix-report.js';
 import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
 import { VerificationInterrupted, allAdded, hasTsconfig, projectOf, startVerifier, type FileChange, type Verifier } from './fix-verify.js';
@@ -184,10 +185,14 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   const writing = rewritten.filter((entry) => entry.output !== null);
-  // The test of each rewritten Python module's drain helper, written with it unless --no-test (cli/fix-python-test.ts).
+  // The test of each helper module, written with it unless --no-test (cli/fix-helper-test.ts), and of each rewritten
+  // Python module's drain helper (cli/fix-python-test.ts).
+  const importersOf = (modulePath: string): { file: string; text: string }[] =>
+    writing.filter((entry) => choiceOf.get(entry.file)?.path === modulePath).map((entry) => ({ file: entry.file, text: entry.output ?? '' }));
+  const tests = signal.aborted || !args.test ? [] : await planHelperTests(modules.map((module) => ({ path: module.path, text: module.text, before: module.existing?.text ?? null, importers: importersOf(module.path) })), { verifier, verify: args.verify, signal });
   const pythonTests = signal.aborted || !args.test ? [] : planPythonHelperTests(writing.filter((entry) => isPythonPath(entry.file)).map((entry) => ({ file: entry.file, text: entry.output ?? '' })));
   if (!signal.aborted && !args.dry && !args.force) {
-    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file), ...pythonHelperTestPaths(pythonTests)]);
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file), ...pythonHelperTestPaths(pythonTests)]);
     if (dirty.length > 0) {
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
       process.stderr.write(
@@ -199,7 +204,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   if (!signal.aborted) phase = 'writing';
-  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...pythonHelperTestPaths(pythonTests)]) : undefined;
+  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests), ...pythonHelperTestPaths(pythonTests)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
@@ -232,6 +237,16 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
       }
     }
     if (report.changed) written.push({ path: module.path, problem: module.formatProblem });
+    reports.push(report);
+    showDiff(report);
+  }
+  for (const test of tests) {
+    if (signal.aborted) {
+      if (test.text !== null) notWritten++;
+      continue;
+    }
+    const report = await writeHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten: !unwritten.has(test.modulePath) });
+    if (report.changed) written.push({ path: test.path, problem: test.formatProblem });
     reports.push(report);
     showDiff(report);
   }

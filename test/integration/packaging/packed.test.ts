@@ -441,7 +441,7 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
     const fix = await npx(cli, 'drainguard', 'fix', '--force', '--drain-timeout-ms', '0', 'src');
     expect(fix.code, describeRun(fix)).toBe(0);
     expect(read(cli, 'src/zero.ts')).toBe(budgetZero.ts.output);
-    expect(read(cli, 'src/drain-body.ts')).toContain('\nconst DRAIN_LIMITS = { timeoutMs: 0, maxBytes: 128 * 1024 };\n');
+    expect(read(cli, 'src/drain-body.ts')).toContain('\nexport const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {\n  timeoutMs: 0,\n  maxBytes: 128 * 1024,\n};\n');
     expectOwnCopy(read(cli, 'src/zero.js'), budgetZero.js.output, '{ timeoutMs: 0, maxBytes: 128 * 1024 }');
   }, 180_000);
 
@@ -737,7 +737,7 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     expect(fixed.code, describeRun(fixed)).toBe(0);
     // The budget lives in the helper module (and in the copy of a file that cannot import it); the sites read the same.
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
-    expect(read(dir, 'src/drain-body.ts')).toContain('\nconst DRAIN_LIMITS = { timeoutMs: 5000, maxBytes: 128 * 1024 };\n');
+    expect(read(dir, 'src/drain-body.ts')).toContain('\nexport const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {\n  timeoutMs: 5000,\n  maxBytes: 128 * 1024,\n};\n');
     expectOwnCopy(read(dir, 'src/early.js'), early.js.output, '{ timeoutMs: 5000, maxBytes: 128 * 1024 }');
   }, 180_000);
 });
