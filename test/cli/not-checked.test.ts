@@ -196,6 +196,7 @@ describe('drainguard fix on files it cannot check', () => {
     const { files, summary } = parseFixJson(run);
     expect(files.map(({ path: file, changed, sites, error }) => ({ file: path.relative(dir, file), changed, sites: sites.map((site) => site.status), error }))).toEqual([
       { file: 'src/drain-body.js', changed: true, sites: [], error: undefined },
+      { file: 'src/drain-body.test.js', changed: true, sites: [], error: undefined },
       { file: 'src/latin1.js', changed: false, sites: [], error: 'not checked: not UTF-8 text (byte 0xE9 is not valid UTF-8) at line 1, column 7' },
       { file: 'src/stream.js', changed: true, sites: ['fixed'], error: undefined },
     ]);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesWithEnv } from '../../support/processes.js';
 import { ROOT, copyWorkTree, describeRun, fixture, recipeBlock, run, shell, userEnv, type RunResult } from './support.js';
@@ -152,6 +153,8 @@ describe('docs/recipes/oxlint.md in a fresh `npm init -y` project (no .gitignore
 
     const linted = await shell(recipeBlock('oxlint.md', 'oxlint-run').trim(), dir);
     expect(linted.code, describeRun(linted)).toBe(1);
+    // oxlint colours its report when the environment asks for colour (FORCE_COLOR in some CI runners).
+    linted.stdout = stripVTControlCharacters(linted.stdout);
     expect(linted.stdout).toContain('drainguard(no-early-stream-close)');
     expect(linted.stdout).toContain(`[src/early.ts:${early.sites[0].line}:${early.sites[0].column}]`);
     expect(linted.stdout).not.toContain('node_modules');
