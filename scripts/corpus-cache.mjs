@@ -21,6 +21,17 @@ export const WIDE_CORPUS = {
   cache: process.env.DRAINGUARD_WIDE_CORPUS_CACHE ?? path.join(CACHE_ROOT, 'drainguard-corpus-wide'),
 };
 
+/**
+ * The candidate-dense set of `npm run bench:lint`: the TypeScript sources the OpenAI, Anthropic, Mistral and Groq SDKs
+ * ship in their npm packages and Google's two SDK bundles (bench/dense/package.json pins them, bench/lint.mjs names
+ * what of them it lints).
+ */
+export const DENSE_SET = {
+  name: 'dense',
+  dir: path.join(ROOT, 'bench/dense'),
+  cache: process.env.DRAINGUARD_DENSE_CACHE ?? path.join(CACHE_ROOT, 'drainguard-bench-dense'),
+};
+
 export const CORPUS_DIR = SHARED_CORPUS.dir;
 export const CACHE_DIR = SHARED_CORPUS.cache;
 export const MODULES_DIR = modulesDir(SHARED_CORPUS);

@@ -43,8 +43,9 @@ export function skeletonOf(sourceCode: SourceCode, kept: readonly Range[], writt
   };
   const needed = new Set([...written, ...exportedLocals(sourceCode.ast)]);
   walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-    if (homes.has(node) || kept.some((range) => touches(node.range, range))) return !homes.has(node);
-    if (isTopLevelDeclaration(node) && !declaredNames(node, sourceCode.visitorKeys).some((name) => needed.has(name))) return cut(node, ';');
+    if (homes.has(node)) return false;
+    if (touchesAny(node.range, kept)) return true;
+    if (isTopLevelDeclaration(node) && !declaresAny(node, needed, sourceCode.visitorKeys)) return cut(node, ';');
     if (node.type === AST_NODE_TYPES.ClassBody) return cutInside(node);
     if (isFunction(node)) {
       const body: Node | null | undefined = node.body;
@@ -110,10 +111,19 @@ function commentCuts(comments: readonly TSESTree.Comment[], sorted: readonly Cut
     const [start, end] = comment.range;
     while (next < sorted.length && sorted[next].end <= start) next++;
     if (next < sorted.length && sorted[next].start < end) continue;
-    if (kept.some((range) => touches(comment.range, range))) continue;
-    result.push({ start, end, text: comment.type === AST_TOKEN_TYPES.Block && /[\n\r\u2028\u2029]/.test(text.slice(start, end)) ? '\n' : '' });
+    if (touchesAny(comment.range, kept)) continue;
+    result.push({ start, end, text: comment.type === AST_TOKEN_TYPES.Block && hasLineBreak(text, start, end) ? '\n' : '' });
   }
   return result;
+}
+
+/** Whether `text` has a line break in [start, end), read in place (a search from `start` would run on past `end`). */
+function hasLineBreak(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
 }
 
 /** A declaration standing alone in a module's or namespace's statement list (not exported, not an import). */
@@ -132,17 +142,25 @@ const DECLARATIONS = new Set<string>([
   AST_NODE_TYPES.TSTypeAliasDeclaration,
 ]);
 
-/** The names a top-level declaration binds; for a destructuring pattern, every identifier in it (more than it binds: kept more often, never less). */
-function declaredNames(node: Node, visitorKeys: SourceCode['visitorKeys']): string[] {
-  if (node.type !== AST_NODE_TYPES.VariableDeclaration) return 'id' in node && node.id?.type === AST_NODE_TYPES.Identifier ? [node.id.name] : [];
-  const names: string[] = [];
+/**
+ * Whether a top-level declaration binds one of `names`; for a destructuring pattern, whether any identifier in it is one
+ * (more than it binds: kept more often, never less).
+ */
+function declaresAny(node: Node, names: ReadonlySet<string>, visitorKeys: SourceCode['visitorKeys']): boolean {
+  if (node.type !== AST_NODE_TYPES.VariableDeclaration) return 'id' in node && node.id?.type === AST_NODE_TYPES.Identifier && names.has(node.id.name);
   for (const declarator of node.declarations) {
-    walk(declarator.id, visitorKeys, (inner) => {
-      if (inner.type === AST_NODE_TYPES.Identifier) names.push(inner.name);
-      return true;
+    const id = declarator.id;
+    if (id.type === AST_NODE_TYPES.Identifier && names.has(id.name)) return true;
+    // The identifiers of a type annotation count too (`declare const Stream: { rawEvents(response: Response) … }`).
+    if (id.type === AST_NODE_TYPES.Identifier && !id.typeAnnotation) continue;
+    let found = false;
+    walk(id, visitorKeys, (inner) => {
+      if (inner.type === AST_NODE_TYPES.Identifier && names.has(inner.name)) found = true;
+      return !found;
     });
+    if (found) return true;
   }
-  return names;
+  return false;
 }
 
 /** The local names of a module's `export { name }` lists: each needs its declaration. */
@@ -158,6 +176,11 @@ function exportedLocals(program: Node): string[] {
 
 function touches(node: Range, range: Range): boolean {
   return node[0] <= range[1] && range[0] <= node[1];
+}
+
+function touchesAny(node: Range, ranges: readonly Range[]): boolean {
+  for (const range of ranges) if (touches(node, range)) return true;
+  return false;
 }
 
 /** The innermost function around an offset, found down the one path of nodes that hold it (ESLint's `getNodeByRangeIndex` walks the whole tree). */

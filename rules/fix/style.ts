@@ -50,10 +50,17 @@ export function detectStyle(fileText: string, typescript: boolean, settings: Sty
     quote: settings.quote ?? detectQuote(text),
     width: settings.width ?? (settings.unloadable ? Math.min(longestLine(text) || PRETTIER_WIDTH, 120) : detectWidth(text)),
     trailingComma: settings.trailingComma ?? /,[ \t]*\r?\n[ \t]*\)/.test(text),
-    arrowParens: settings.arrowParens ?? !/(^|[^\w$.)])[A-Za-z_$][\w$]*\s*=>/.test(text),
+    arrowParens: settings.arrowParens ?? !BARE_ARROW_PARAMETER.test(text),
     typescript,
   };
 }
+
+/**
+ * A one-parameter arrow function written without parentheses (`x => …`, not `a.b => …` or `f(x) =>`): found at an `=>`
+ * and read back from it (the lookbehind), the same texts as `(^|[^\w$.)])[A-Za-z_$][\w$]*\s*=>` matches, which tried
+ * every identifier of the text as a parameter (eight times the cost over the SDK corpus).
+ */
+const BARE_ARROW_PARAMETER = /=>(?<=(?:^|[^\w$.)])[A-Za-z_$][\w$]*\s*=>)/;
 
 /** Statements end in `;` at line ends; in code on one line (minified), between statements (`…;const`). */
 function usesSemicolons(text: string): boolean {
@@ -61,35 +68,58 @@ function usesSemicolons(text: string): boolean {
   return !/\n[ \t]*\S/.test(text) && /;[ \t]*(?:const|let|var|export|import|return|if|for|while|await|yield)\b/.test(text);
 }
 
+/**
+ * The indentation of the lines whose leading run of spaces and tabs ends at code: the shortest run of two to eight that
+ * starts with a space, as spaces (eight for longer ones); a tab where only runs that start with a tab are found; else two
+ * spaces. Each length is one search that stops at its first line (a file indented by two spaces is answered by its first
+ * indented lines), not a walk over every line.
+ */
 function detectIndentUnit(text: string): string {
-  let tabs = 0;
-  let smallest = Infinity;
-  for (const match of text.matchAll(/^([ \t]+)\S/gm)) {
-    const indent = match[1];
-    if (indent.startsWith('\t')) tabs++;
-    else if (indent.length < smallest && indent.length >= 2) smallest = indent.length;
-  }
-  if (tabs > 0 && smallest === Infinity) return '\t';
-  return ' '.repeat(smallest === Infinity ? 2 : Math.min(smallest, 8));
+  for (const [width, pattern] of SPACE_INDENTS) if (pattern.test(text)) return ' '.repeat(width);
+  return TAB_INDENT.test(text) ? '\t' : '  ';
 }
+
+/** `^ [ \t]{n-1}\S`: a line whose leading run is exactly n spaces and tabs, the first a space; eight or more for the last. */
+const SPACE_INDENTS: ReadonlyArray<readonly [number, RegExp]> = [2, 3, 4, 5, 6, 7, 8].map((width) => [width, new RegExp(`^ [ \\t]{${width - 1}${width === 8 ? ',' : ''}}\\S`, 'm')]);
+const TAB_INDENT = /^\t[ \t]*\S/m;
 
 /** The quote of most string literals that start a module specifier or stand alone; single when there are none. */
 function detectQuote(text: string): "'" | '"' {
-  const singles = (text.match(/(^|[\s(,[=:])'[^'\n]*'/g) ?? []).length;
-  const doubles = (text.match(/(^|[\s(,[=:])"[^"\n]*"/g) ?? []).length;
+  const singles = countMatches(text, /(^|[\s(,[=:])'[^'\n]*'/g);
+  const doubles = countMatches(text, /(^|[\s(,[=:])"[^"\n]*"/g);
   return doubles > singles ? '"' : "'";
 }
 
-/** Without settings: prettier's 80, unless the file already runs longer (then its own longest line, up to 120). */
-function detectWidth(text: string): number {
-  const longest = longestLine(text);
-  return longest <= PRETTIER_WIDTH ? PRETTIER_WIDTH : Math.min(longest, 120);
+function countMatches(text: string, pattern: RegExp): number {
+  let count = 0;
+  pattern.lastIndex = 0;
+  while (pattern.test(text)) count++;
+  return count;
 }
+
+/**
+ * Without settings: prettier's 80, unless the file already runs longer (then its own longest line, up to 120). Only the
+ * lines over 80 characters are looked at (`\n` then 81 or more characters: few in a formatted file).
+ */
+function detectWidth(text: string): number {
+  let longest = PRETTIER_WIDTH;
+  const longLines = /(?:^|\n)([^\n]{81,})/g;
+  for (let match = longLines.exec(text); match; match = longLines.exec(text)) {
+    const line = match[1];
+    // A line ends before the `\r` of a `\r\n` (as `split(/\r?\n/)` cuts it).
+    const length = line.endsWith('\r') && text[longLines.lastIndex] === '\n' ? line.length - 1 : line.length;
+    if (length > longest && !COMMENT_LINE.test(line)) longest = length;
+    if (longest >= 120) return 120;
+  }
+  return longest;
+}
+
+const COMMENT_LINE = /^\s*(\/\/|\*|\/\*)/;
 
 /** The longest line of code (comments left out), in characters; 0 for a file without code. */
 function longestLine(text: string): number {
   let longest = 0;
-  for (const line of text.split(/\r?\n/)) if (line.length > longest && !/^\s*(\/\/|\*|\/\*)/.test(line)) longest = line.length;
+  for (const line of text.split(/\r?\n/)) if (line.length > longest && !COMMENT_LINE.test(line)) longest = line.length;
   return longest;
 }
 

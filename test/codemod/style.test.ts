@@ -39,6 +39,30 @@ describe('the style of a file without settings', () => {
     expect(detectStyle("const a = 1\nconst b = x => { f(); return a }\n", false)).toMatchObject({ semi: '', quote: "'", arrowParens: false });
   });
 
+  it('takes the shortest indentation of two spaces or more (eight at most), a tab only where no line is indented by spaces', () => {
+    expect(detectStyle('a\n x\n    y\n      z\n', false).unit).toBe('    ');
+    expect(detectStyle('a\n\tx\n   y\n', false).unit).toBe('   ');
+    expect(detectStyle('a\n\tx\n\t\ty\n x\n', false).unit).toBe('\t');
+    expect(detectStyle('a\n          x\n', false).unit).toBe('        ');
+    expect(detectStyle('a\n \t x\n', false).unit).toBe('   ');
+    expect(detectStyle('a\n  \n\tx\n', false).unit).toBe('\t');
+    expect(detectStyle('a\r\n  x\r\n', false)).toMatchObject({ unit: '  ', eol: '\r\n' });
+  });
+
+  it('measures lines over 80 columns without their CR, and leaves comment lines out', () => {
+    expect(detectStyle(`a\r\n${'x'.repeat(85)}\r\nb\r\n`, false).width).toBe(85);
+    expect(detectStyle(`${'x'.repeat(81)}\r`, false).width).toBe(82);
+    expect(detectStyle(`// ${'x'.repeat(130)}\n  * ${'y'.repeat(100)}\nz\n`, false).width).toBe(80);
+    expect(detectStyle(`${'x'.repeat(100)}\n${'y'.repeat(300)}\n`, false).width).toBe(120);
+  });
+
+  it('finds a parameter without parentheses before an arrow only where it stands alone', () => {
+    expect(detectStyle('const f = (x) => x;\nobj.a => 1;\ncall(x) => 2;\n', false).arrowParens).toBe(true);
+    expect(detectStyle('items.map(item\n  => item.id);\n', false).arrowParens).toBe(false);
+    expect(detectStyle('$ => 1', false).arrowParens).toBe(false);
+    expect(detectStyle('f(1a => 2)', false).arrowParens).toBe(true);
+  });
+
   it('lets the settings win over the file', () => {
     expect(detectStyle("const a = 'x';\n", false, { quote: '"', width: 120, semi: false })).toMatchObject({ quote: '"', width: 120, semi: '' });
   });

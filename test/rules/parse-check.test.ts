@@ -25,6 +25,11 @@ describe('parseErrorOf', () => {
     expect(parseErrorOf('export const view = <div>{1}</div>;\n', 'a.ts')).not.toBeNull();
   });
 
+  it('passes TypeScript whose JSDoc does not parse (typescript-eslint reads no JSDoc without type information)', () => {
+    expect(parseErrorOf('/** @param {string */\nexport const x = 1;\n', 'a.ts')).toBeNull();
+    expect(parseErrorOf('/** @type {{a: } */\nexport const x = 1;\n', 'a.ts')).toBeNull();
+  });
+
   it("keeps the usual parser's verdict where oxc-parser is stricter (a redeclaration is an early error to oxc, not to TypeScript's parse)", () => {
     expect(parseErrorOf('let a = 1;\nlet a = 2;\n', 'a.ts')).toBeNull();
     expect(parseErrorOf('let a = 1;\nlet a = 2;\n', 'a.js')).toBe("Identifier 'a' has already been declared");

@@ -171,6 +171,27 @@ export async function read(reader) {
 `);
   });
 
+  it('keeps a declaration whose type annotation names a written name, and ends a line at a CR or U+2028 in a block comment', () => {
+    const code = `declare const api: { drainChunks(body: unknown): void };
+declare const other: { close(): void };
+const plain = 1, { drainChunks: renamed } = load();
+/* one\u2028two */ /* three\rfour */ /* five */
+export async function read(reader: ReadableStreamDefaultReader<string>): Promise<void> {
+  await reader.cancel();
+}
+`;
+    expect(skeleton(code, 'typed.ts', 'reader.cancel()', ['drainChunks']).text).toBe(`declare const api: { drainChunks(body: unknown): void };
+;
+const plain = 0, { drainChunks: renamed } = 0;
+
+ 
+ 
+export async function read(reader: ReadableStreamDefaultReader<string>): Promise<void> {
+  await reader.cancel();
+}
+`);
+  });
+
   it('leaves a file without other functions or statements as it is', () => {
     const code = `export async function read(reader) {
   await reader.cancel();
