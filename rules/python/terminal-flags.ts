@@ -95,25 +95,30 @@ export function terminalFlagNames(body: Node, flagged: ReadonlyMap<string, Reado
 }
 
 /** A value that leaves a flag unset: `False`, `None`, `0`, `""`. */
-function isFalsy(value: Node): boolean {
+export function isFalsy(value: Node): boolean {
   return value.type === 'false' || value.type === 'none' || (value.type === 'integer' && Number(value.text) === 0) || (value.type === 'string' && value.text.length <= 3 && /^[rbuf]*(""|'')$/i.test(value.text));
 }
 
 /** Whether a statement sits where a terminal event was recognised: the true branch of a terminal test, the `else` of a negated one, a terminal `case`. */
 function onTerminalEvent(node: Node, body: Node, patterns: readonly RegExp[]): boolean {
+  return terminalTestOf(node, body, patterns) !== null;
+}
+
+/** The test (or `case` pattern) that recognises the terminal event a statement sits after, innermost first, or null. */
+export function terminalTestOf(node: Node, body: Node, patterns: readonly RegExp[]): Node | null {
   for (let child = node, parent = node.parent; parent && parent.id !== body.id; child = parent, parent = parent.parent) {
     if ((parent.type === 'if_statement' || parent.type === 'elif_clause') && parent.childForFieldName('consequence')?.id === child.id) {
       const test = parent.childForFieldName('condition');
-      if (test && testMeaning(test, patterns).terminal !== null) return true;
+      if (test && testMeaning(test, patterns).terminal !== null) return test;
     } else if (parent.type === 'else_clause' && parent.parent?.type === 'if_statement') {
       const test = parent.parent.childForFieldName('condition');
-      if (test && testMeaning(test, patterns).negTerminal !== null) return true;
+      if (test && testMeaning(test, patterns).negTerminal !== null) return test;
     } else if (parent.type === 'case_clause') {
       const pattern = named(parent).find((part) => part.type === 'case_pattern');
-      if (pattern && casePatternMeaning(pattern, patterns).terminal !== null) return true;
+      if (pattern && casePatternMeaning(pattern, patterns).terminal !== null) return pattern;
     }
   }
-  return false;
+  return null;
 }
 
 /**
