@@ -3,6 +3,7 @@ import { solve, type CloseSite } from './cfg.js';
 import { GraphBuilder } from './build.js';
 import type { OuterCloser } from './frames.js';
 import { ModuleFacts } from './module.js';
+import { definitionsOf } from './tree.js';
 import { outerClosers } from './outer-closers.js';
 import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
@@ -84,27 +85,13 @@ interface Unit {
  */
 function units(root: Node, text: string, options: PythonAnalysisOptions): { units: Unit[]; module: ModuleFacts } {
   const candidates: Node[] = [];
-  const functions: Node[] = [];
-  const classes: Node[] = [];
-  const cursor = root.walk();
-  try {
-    let descend = true;
-    for (;;) {
-      const node = cursor.currentNode;
-      if (descend && node.type === 'class_definition') classes.push(node);
-      if (descend && node.type === 'function_definition') {
-        functions.push(node);
-        const body = node.childForFieldName('body');
-        if (body && mayReportPython(text.slice(body.startIndex, body.endIndex), options)) candidates.push(body);
-      }
-      if (descend && cursor.gotoFirstChild()) continue;
-      descend = true;
-      if (cursor.gotoNextSibling()) continue;
-      if (!cursor.gotoParent()) break;
-      descend = false;
-    }
-  } finally {
-    cursor.delete();
+  // One search in the parser's own memory (tree.ts): walking every node from JavaScript costs more than the analysis.
+  const definitions = definitionsOf(root);
+  const functions = definitions.filter((node) => node.type === 'function_definition');
+  const classes = definitions.filter((node) => node.type === 'class_definition');
+  for (const fn of functions) {
+    const body = fn.childForFieldName('body');
+    if (body && mayReportPython(text.slice(body.startIndex, body.endIndex), options)) candidates.push(body);
   }
   const module = new ModuleFacts(functions, classes, options.patterns, options.closeMethods);
   const callers = functions.flatMap((fn) => {

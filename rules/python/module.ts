@@ -2,7 +2,7 @@ import { isResponseName } from '../contract/vocabulary.js';
 import type { Node } from './parser.js';
 import { StreamScope, lastName, unwrap, type LocalSources } from './streams.js';
 import { isFalsy, terminalTestOf } from './terminal-flags.js';
-import { collectBindings, isAsync, isStopIteration, named } from './tree.js';
+import { collectBindings, isAsync, isStopIteration, named, ownDescendants } from './tree.js';
 
 // What the functions and classes of one module say about each other, asked by name and worked out on first use
 // (most files never ask): which generators read or own a response, which functions raise StopIteration at a
@@ -18,22 +18,8 @@ export interface OwnedBy {
   method: string;
 }
 
-/** Nodes of a function body, not those of functions or classes nested in it. */
-function ownNodes(body: Node, visit: (node: Node) => void): void {
-  for (const child of named(body)) {
-    if (NESTED_SCOPES.has(child.type)) continue;
-    visit(child);
-    ownNodes(child, visit);
-  }
-}
-
 function hasYield(body: Node): boolean {
-  if (!/\byield\b/.test(body.text)) return false;
-  let found = false;
-  ownNodes(body, (node) => {
-    found ||= node.type === 'yield';
-  });
-  return found;
+  return /\byield\b/.test(body.text) && ownDescendants(body, ['yield']).length > 0;
 }
 
 function decoratorNames(fn: Node): string[] {
@@ -152,13 +138,10 @@ export class ModuleFacts implements LocalSources {
           const body = fn.childForFieldName('body');
           if (!body || !hasYield(body)) return false;
           const scope = this.scope(body);
-          let reads = false;
-          ownNodes(body, (node) => {
-            if (reads || node.type !== 'for_statement') return;
-            const iterable = node.childForFieldName('right');
-            reads = iterable !== null && scope.isStream(iterable);
+          return ownDescendants(body, ['for_statement']).some((loop) => {
+            const iterable = loop.childForFieldName('right');
+            return iterable !== null && scope.isStream(iterable);
           });
-          return reads;
         }),
       false,
     );
@@ -188,8 +171,8 @@ export class ModuleFacts implements LocalSources {
   private yieldInOwner(body: Node): { stream: string; method: string; yielded: string | null } | null {
     const scope = this.scope(body);
     let found: { stream: string; method: string; yielded: string | null } | null = null;
-    ownNodes(body, (node) => {
-      if (found || node.type !== 'yield') return;
+    for (const node of ownDescendants(body, ['yield'])) {
+      if (found) break;
       for (let parent = node.parent; parent && parent.id !== body.id; parent = parent.parent) {
         if (parent.type === 'with_statement') {
           const clause = named(parent).find((child) => child.type === 'with_clause');
@@ -201,18 +184,19 @@ export class ModuleFacts implements LocalSources {
             if (target?.type !== 'identifier' || !source || !(scope.isSource(source, isAsync(parent)) || isResponseName(target.text))) continue;
             const yielded = named(node)[0];
             found = { stream: target.text, method: isAsync(parent) ? 'async with' : 'with', yielded: yielded ? yieldedStream(yielded, target.text) : null };
-            return;
+            break;
           }
+          if (found) break;
         } else if (parent.type === 'try_statement') {
           const clause = named(parent).find((child) => child.type === 'finally_clause');
           const closed = clause ? closedIn(clause, scope, this.closeMethods) : null;
           if (closed) {
             found = { stream: closed, method: 'finally', yielded: null };
-            return;
+            break;
           }
         }
       }
-    });
+    }
     return found;
   }
 
@@ -228,12 +212,10 @@ export class ModuleFacts implements LocalSources {
         for (const fn of this.named(name)) {
           const body = fn.childForFieldName('body');
           if (!body || !/\bStop(?:Async)?Iteration\b/.test(body.text)) continue;
-          let test: Node | null = null;
-          ownNodes(body, (node) => {
-            if (test || node.type !== 'raise_statement' || !isStopIteration(node)) return;
-            test = terminalTestOf(node, body, this.patterns);
-          });
-          if (test) return test;
+          for (const raise of ownDescendants(body, ['raise_statement'])) {
+            const test = isStopIteration(raise) ? terminalTestOf(raise, body, this.patterns) : null;
+            if (test) return test;
+          }
         }
         return null;
       },

@@ -1,12 +1,11 @@
 import { isResponseName, words } from '../contract/vocabulary.js';
 import type { PythonAnalysisOptions } from './options.js';
 import type { OuterCloser } from './frames.js';
-import { collectBindings, isAsync, named } from './tree.js';
+import { collectBindings, isAsync, named, ownDescendants } from './tree.js';
 import type { Node } from './parser.js';
-import type { ModuleFacts } from './module.js';
+import { classOf, type ModuleFacts } from './module.js';
 import { DERIVED_METHOD, StreamScope, lastName, unwrap } from './streams.js';
 
-const NESTED_SCOPES = new Set(['function_definition', 'class_definition', 'lambda']);
 const SIMPLE_REFERENCE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const NO_NAMES = new StreamScope([]);
 
@@ -59,14 +58,39 @@ function drainedBy(call: Node): string | null {
   return first && first.type !== 'keyword_argument' && SIMPLE_REFERENCE.test(first.text) ? first.text : null;
 }
 
-/** Visits the calls and `with` items of a function body, not those of functions nested in it. */
-function visit(node: Node, onCall: (call: Node) => void, onWith: (statement: Node) => void): void {
-  for (const child of named(node)) {
-    if (NESTED_SCOPES.has(child.type)) continue;
-    visit(child, onCall, onWith);
+/** Visits the calls and `with` statements of a function body, not those of functions nested in it. */
+function visit(body: Node, onCall: (call: Node) => void, onWith: (statement: Node) => void): void {
+  for (const node of ownDescendants(body, ['call', 'with_statement'])) {
+    if (node.type === 'call') onCall(node);
+    else onWith(node);
   }
-  if (node.type === 'call') onCall(node);
-  else if (node.type === 'with_statement') onWith(node);
+}
+
+/**
+ * Whether a close from outside can matter to a function: a site needs a jump out of a `for` loop (which the outer close
+ * then closes), a close call, or a `raise StopIteration` (on a response the outer close makes known by its name).
+ */
+function mayUseCloser(fn: Node, options: PythonAnalysisOptions): boolean {
+  const text = fn.childForFieldName('body')?.text ?? '';
+  return (/\bfor\b/.test(text) && /\b(?:return|break)\b/.test(text)) || options.explicitClose.test(text) || /\braise\s+Stop(?:Async)?Iteration\b/.test(text);
+}
+
+/**
+ * A text test for the calls a caller's close can matter to: the names of the module's functions it can matter to, and
+ * of the classes with such a method (null: none).
+ */
+function calleeNames(module: ModuleFacts, options: PythonAnalysisOptions): RegExp | null {
+  const names = new Set<string>();
+  for (const fn of module.functions) {
+    if (!mayUseCloser(fn, options)) continue;
+    const name = fn.childForFieldName('name')?.text;
+    if (name) names.add(name);
+    const cls = classOf(fn);
+    const className = cls?.childForFieldName('name')?.text;
+    if (className) names.add(className);
+  }
+  // Names may hold any letter (not only those of \\b); a line continuation may stand between a name and its arguments.
+  return names.size === 0 ? null : new RegExp(`(?<!\\p{ID_Continue})(?:${[...names].join('|')})[\\s\\\\]*\\(`, 'u');
 }
 
 /** The `with … as NAME` targets of a `with` statement, with their values. */
@@ -119,9 +143,10 @@ export function outerClosers(module: ModuleFacts, callers: readonly Node[], opti
     }
   }
 
-  for (const body of callers) {
+  const callees = calleeNames(module, options);
+  for (const body of callees ? callers : []) {
     const caller = body.parent;
-    if (!caller) continue;
+    if (!caller || !callees!.test(body.text)) continue;
     const bindings = collectBindings(body);
     const scope = module.scope(body);
     const closed = new Set<string>();

@@ -1,4 +1,4 @@
-import { collectBindings, named } from './tree.js';
+import { collectBindings, named, ownDescendants } from './tree.js';
 import { casePatternMeaning, testMeaning } from './conditions.js';
 import { isExemptPath } from './exempt.js';
 import type { Node } from './parser.js';
@@ -7,16 +7,7 @@ import { lastName, unwrap } from './streams.js';
 const NESTED_SCOPES = new Set(['function_definition', 'class_definition', 'lambda']);
 
 function returns(body: Node): Node[] {
-  const found: Node[] = [];
-  const visit = (node: Node): void => {
-    for (const child of named(node)) {
-      if (NESTED_SCOPES.has(child.type)) continue;
-      if (child.type === 'return_statement') found.push(child);
-      else visit(child);
-    }
-  };
-  visit(body);
-  return found;
+  return ownDescendants(body, ['return_statement']);
 }
 
 /** The values a return gives, by position (one for `return x`, several for `return a, b, c`). */
