@@ -76,13 +76,15 @@ function mayUseCloser(fn: Node, options: PythonAnalysisOptions): boolean {
 }
 
 /**
- * A text test for the calls a caller's close can matter to: the names of the module's functions it can matter to, and
- * of the classes with such a method (null: none).
+ * The functions of the module a caller's close can matter to, and a text test for calls of them or of the classes with
+ * such a method (null: none).
  */
-function calleeNames(module: ModuleFacts, options: PythonAnalysisOptions): RegExp | null {
+function callees(module: ModuleFacts, options: PythonAnalysisOptions): { ids: Set<number>; calls: RegExp } | null {
+  const ids = new Set<number>();
   const names = new Set<string>();
   for (const fn of module.functions) {
     if (!mayUseCloser(fn, options)) continue;
+    ids.add(fn.id);
     const name = fn.childForFieldName('name')?.text;
     if (name) names.add(name);
     const cls = classOf(fn);
@@ -90,8 +92,11 @@ function calleeNames(module: ModuleFacts, options: PythonAnalysisOptions): RegEx
     if (className) names.add(className);
   }
   // Names may hold any letter (not only those of \\b); a line continuation may stand between a name and its arguments.
-  return names.size === 0 ? null : new RegExp(`(?<!\\p{ID_Continue})(?:${[...names].join('|')})[\\s\\\\]*\\(`, 'u');
+  return names.size === 0 ? null : { ids, calls: new RegExp(`(?<!\\p{ID_Continue})(?:${[...names].join('|')})[\\s\\\\]*\\(`, 'u') };
 }
+
+/** Text that can hold a call `drainedBy` takes. */
+const DRAIN_TEXT = /(?<!\p{ID_Continue})a?read[\s\\]*\(|drain/iu;
 
 /** The `with … as NAME` targets of a `with` statement, with their values. */
 function withTargets(statement: Node): { name: string; value: Node }[] {
@@ -133,46 +138,56 @@ export function outerClosers(module: ModuleFacts, callers: readonly Node[], opti
   for (const fn of module.functions) {
     const body = fn.childForFieldName('body');
     if (!body || !/\bfor\b/.test(body.text) || !/\b(?:return|break)\b/.test(body.text)) continue;
-    const own = allParameters(fn);
+    let own: Set<string> | null = null;
     for (let node = fn.parent; node && node.type !== 'module'; node = node.parent) {
       if (node.type !== 'with_statement') continue;
       for (const { name, value } of withTargets(node)) {
+        own ??= allParameters(fn);
         if (own.has(name) || !(NO_NAMES.isSource(value, isAsync(node)) || module.isSource(lastName(value.type === 'call' ? (value.childForFieldName('function') ?? value) : value)) || isResponseName(name))) continue;
         add(fn, { stream: name, by: `the \`${isAsync(node) ? 'async with' : 'with'}\` of ${containingFunction(node)}` });
       }
     }
   }
 
-  const callees = calleeNames(module, options);
-  for (const body of callees ? callers : []) {
+  const usable = callees(module, options);
+  for (const body of usable ? callers : []) {
     const caller = body.parent;
-    if (!caller || !callees!.test(body.text)) continue;
+    const text = body.text;
+    if (!caller || !usable!.calls.test(text)) continue;
+    const calls: Node[] = [];
+    const withs: Node[] = [];
+    visit(
+      body,
+      (call) => calls.push(call),
+      (statement) => withs.push(statement),
+    );
+    // The calls of the module's functions and classes that a close can matter to; most callers make none, and need
+    // nothing more worked out.
+    const called = calls.flatMap((call) => {
+      const callee = call.childForFieldName('function');
+      if (!callee) return [];
+      const name = lastName(callee);
+      const targets = module.named(name);
+      const cls = targets.length === 0 ? module.classNamed(name) : undefined;
+      const matters = targets.some((target) => usable!.ids.has(target.id)) || (cls !== undefined && module.methods(cls).some((method) => usable!.ids.has(method.id)));
+      return matters ? [{ call, callee, targets, cls }] : [];
+    });
+    if (called.length === 0) continue;
     const bindings = collectBindings(body);
     const scope = module.scope(body);
     const closed = new Set<string>();
     const drained = new Set<string>();
-    const calls: Node[] = [];
-    visit(
-      body,
-      (call) => {
-        calls.push(call);
-        const close = StreamScope.closeCall(call, options.closeMethods);
-        if (close) closed.add(close.receiver.text);
-        const read = drainedBy(call);
-        if (read) drained.add(read);
-      },
-      (statement) => {
-        for (const { name } of withTargets(statement)) closed.add(name);
-      },
-    );
+    const mayClose = options.explicitClose.test(text);
+    const mayDrain = DRAIN_TEXT.test(text);
+    for (const call of mayClose || mayDrain ? calls : []) {
+      const close = mayClose ? StreamScope.closeCall(call, options.closeMethods) : null;
+      if (close) closed.add(close.receiver.text);
+      const read = mayDrain ? drainedBy(call) : null;
+      if (read) drained.add(read);
+    }
+    for (const statement of withs) for (const { name } of withTargets(statement)) closed.add(name);
     const callerAsync = isAsync(caller);
-    for (const call of calls) {
-      const callee = call.childForFieldName('function');
-      if (!callee) continue;
-      const name = lastName(callee);
-      const targets = module.named(name);
-      const cls = targets.length === 0 ? module.classNamed(name) : undefined;
-      if (targets.length === 0 && !cls) continue;
+    for (const { call, callee, targets, cls } of called) {
       const args = named(call.childForFieldName('arguments'));
       const passed = (arg: Node): { value: Node; response: string } | null => {
         const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
@@ -188,7 +203,7 @@ export function outerClosers(module: ModuleFacts, callers: readonly Node[], opti
       };
       const by = `the caller \`${functionName(caller)}\` (line ${call.startPosition.row + 1})`;
       for (const target of targets) {
-        if (target.id === caller.id) continue;
+        if (target.id === caller.id || !usable!.ids.has(target.id)) continue;
         const positional = positionalParameters(target);
         const offset = callee.type === 'attribute' && isMethod(target) && /^(self|cls)$/.test(positional[0] ?? '') ? 1 : 0;
         args.forEach((arg, index) => {
@@ -212,7 +227,7 @@ export function outerClosers(module: ModuleFacts, callers: readonly Node[], opti
         const param = arg.type === 'keyword_argument' ? arg.childForFieldName('name')?.text : positional[index];
         for (const attribute of param ? (kept.get(param) ?? []) : []) {
           for (const method of module.methods(cls)) {
-            if (method.id !== init.id) add(method, { stream: attribute, by, caller: { call, argument: given.value, response: given.response }, drains: drained.has(given.response) }, callerAsync);
+            if (method.id !== init.id && usable!.ids.has(method.id)) add(method, { stream: attribute, by, caller: { call, argument: given.value, response: given.response }, drains: drained.has(given.response) }, callerAsync);
           }
         }
       });

@@ -581,6 +581,12 @@ describe('Python: reports', () => {
     expect(await lintPythonText(noClose, { prefilter: false })).toEqual({ messages: [], suppressedMessages: [] });
   });
 
+  it('the pre-filter lets through a close call spread over a line continuation', async () => {
+    const code = lines('def f(response):', '    for line in response.iter_lines():', '        if line == "data: [DONE]":', '            response.close \\', '                ()');
+    const { messages } = await lintPythonText(code);
+    expect(messages.map((message) => [message.line, message.column, message.endLine, message.endColumn])).toEqual([[4, 13, 5, 19]]);
+  });
+
   it('a long function with many branches and loops is analysed without enumerating paths', async () => {
     const body: string[] = ['async def f(response):', '    async for line in response.aiter_lines():'];
     for (let i = 0; i < 400; i++) body.push(`        if line == "x${i}":`, `            line = line + "${i}"`, '        else:', '            pass');
