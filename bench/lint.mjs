@@ -15,8 +15,9 @@
 //     under 0.5 s).
 // Every wall time comes with the load average, and with the CPU time (user + sys, child processes
 // included) where GNU time is installed: on a shared machine wall time depends on the other load.
-// `--only dense` runs the comparisons of the dense set alone (1 and 3). `--record` appends the table, dated, to
-// bench/RESULTS.md.
+// `--only dense` runs the comparisons of the dense set alone (1 and 3). `--record` writes the tables, dated, into their
+// sections of bench/RESULTS.md (`<!-- section:lint -->`, `<!-- section:lint-dense -->`), replacing the last run; with
+// `--only dense`, the dense set's section only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -184,7 +185,9 @@ function sameThrough(label, paths, engines, expected, cwd = MODULES_DIR) {
 const dense = ruleVersusUnreachable(DENSE, DENSE_DIR);
 const denseOxlint = againstOxlint('dense set', DENSE, pairRuns, DENSE_DIR);
 const denseEngines = sameThrough('dense set', DENSE, ['native', 'eslint'], denseOxlint.cliOut, DENSE_DIR);
-const rows = ['| measure | value | goal |', '|---|---:|---:|'];
+const HEADER = ['| measure | value | goal |', '|---|---:|---:|'];
+const denseRows = [...HEADER, ...ruleRows('dense set, ', dense), ...denseOxlint.rows, ...denseEngines.rows];
+const rows = [...HEADER];
 const checks = [denseOxlint.ok, denseEngines.ok];
 if (wholeRun) {
   const corpusTiming = ruleVersusUnreachable(packages, MODULES_DIR);
@@ -209,31 +212,37 @@ if (wholeRun) {
     nodeStart.push(timed(['-e', '0']).ms);
   }
   const ratio2 = corpus.wall / median(eslintMs);
-  rows.push(...ruleRows('', corpusTiming), ...ruleRows('dense set, ', dense));
+  rows.push(...ruleRows('', corpusTiming));
   rows.push(`| plain ESLint, no rules, corpus, wall (ms) | ${median(eslintMs).toFixed(0)} | |`);
   rows.push(`| drainguard lint / plain ESLint, corpus | ${ratio2.toFixed(2)}x | <= 0.3x |`);
-  rows.push(...small.rows, ...mix.rows, ...mixEngines.rows, ...denseOxlint.rows, ...denseEngines.rows, ...corpus.rows, ...corpusEngines.rows);
+  rows.push(...small.rows, ...mix.rows, ...mixEngines.rows, ...corpus.rows, ...corpusEngines.rows);
   rows.push(`| corpus: drainguard lint without pre-filter, wall (ms) | ${withoutPrefilter.ms.toFixed(0)} | |`);
   rows.push(`| corpus: same reports with and without the pre-filter | ${same ? 'yes' : 'NO'} | yes |`);
   rows.push(`| clean 10-file package (${PRE_COMMIT.join(' ')}): drainguard lint, wall (ms, median of ${pairRuns}; CPU ${median(preCommitCpu).toFixed(0)} ms) | ${median(preCommit).toFixed(0)} | < 500 |`);
   rows.push(`| of which Node's own start, \`node -e 0\` run alternately (ms, median; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset'}) | ${median(nodeStart).toFixed(0)} | |`);
   checks.push(same, small.ok, mix.ok, corpus.ok, mixEngines.ok, corpusEngines.ok);
-} else {
-  rows.push(...ruleRows('dense set, ', dense), ...denseOxlint.rows, ...denseEngines.rows);
 }
 rmSync(cpuFile, { force: true });
-console.log(rows.join('\n'));
+if (wholeRun) console.log(`${rows.join('\n')}\n`);
+console.log(denseRows.join('\n'));
 if (checks.some((ok) => !ok)) process.exitCode = 1;
 
 if (process.argv.includes('--record')) {
-  const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
-  const machine = `Node ${process.versions.node}, ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end`;
-  // Into the lint-speed part of the log, after its last run: the file goes on with other benches.
+  const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z').replace('T', ' ');
+  const machine = `${os.availableParallelism()} cores · Node ${process.versions.node} · load average ${os.loadavg()[0].toFixed(1)} at the end`;
+  const run = `**Run:** ${when} · ${machine} · median of ${runs} runs, ${pairRuns} of drainguard lint and oxlint at each size`;
+  if (wholeRun) replaceResultsSection('lint', `${run}\n\n${rows.join('\n')}`);
+  replaceResultsSection('lint-dense', `${run}\n\n${denseRows.join('\n')}`);
+  console.log(`\nrecorded in bench/RESULTS.md (${wholeRun ? 'sections lint and lint-dense' : 'section lint-dense'})`);
+}
+
+/** Replaces what stands between `<!-- section:NAME -->` and `<!-- /section:NAME -->` in bench/RESULTS.md: the file holds the latest run, git the earlier ones. */
+function replaceResultsSection(name, body) {
   const resultsFile = path.join(ROOT, 'bench/RESULTS.md');
-  const log = readFileSync(resultsFile, 'utf8');
-  const nextPart = log.indexOf('\n# ', log.indexOf('\n### bench:lint'));
-  const at = nextPart === -1 ? log.length : nextPart;
-  const entry = `\n### bench:lint, ${when} (median of ${runs} runs, ${pairRuns} of drainguard lint and oxlint at each size; ${machine})\n\n${rows.join('\n')}\n`;
-  writeFileSync(resultsFile, `${log.slice(0, at).replace(/\n*$/, '\n')}${entry}${log.slice(at)}`);
-  console.log('\nrecorded in bench/RESULTS.md');
+  const text = readFileSync(resultsFile, 'utf8');
+  const [open, close] = [`<!-- section:${name} -->`, `<!-- /section:${name} -->`];
+  const start = text.indexOf(open);
+  const end = text.indexOf(close);
+  if (start === -1 || end < start) throw new Error(`bench/RESULTS.md has no ${open} ... ${close}`);
+  writeFileSync(resultsFile, `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`);
 }
