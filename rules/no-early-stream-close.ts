@@ -18,7 +18,7 @@ import type { Options, RuleOptions } from './contract/rule-options.js';
 import { asESLintLanguageOptions } from './eslint-types.js';
 import { suggestedEdits, type SuggestedRewrite, type SuggestionContext } from './fix/suggest.js';
 import type { RuleHooks } from './lint-sites.js';
-import { parseErrorOf, verificationLanguageOptions } from './parse-check.js';
+import { parseErrorOf, statementsApartCheck, verificationLanguageOptions } from './parse-check.js';
 
 interface Site {
   node: Node;
@@ -528,6 +528,7 @@ function suggestionContext(context: RuleContext): SuggestionContext {
     filename: context.filename,
     terminalPatterns: ruleOptions.terminalPatterns,
     parses: (text) => parseErrorOf(text, context.filename, languageOptions) === null,
+    statementsApart: statementsApartCheck(languageOptions),
   };
 }
 

@@ -68,6 +68,16 @@ function typeScriptSyntaxError(text: string, jsx: boolean): string | null {
   return first ? ts.flattenDiagnosticMessageText(first.messageText, '\n') : null;
 }
 
+/**
+ * A name for the check `parseErrorOf(text, file, languageOptions)` makes where it judges each top-level statement on its
+ * own: TypeScript's syntax check, which reports no error that spans statements (a redeclaration is the checker's, not
+ * the parser's); undefined where the check may (espree, oxc and other parsers report a name declared twice).
+ */
+export function statementsApartCheck(languageOptions: Linter.LanguageOptions | undefined): string | undefined {
+  if (!languageOptions || !isTypeScriptParser(languageOptions.parser)) return undefined;
+  return languageOptions.parserOptions?.ecmaFeatures?.jsx ? 'typescript-jsx' : 'typescript';
+}
+
 function isTypeScriptParser(parser: unknown): boolean {
   if (parser === typeScriptParser) return true;
   const name: unknown = typeof parser === 'object' && parser !== null && 'meta' in parser && typeof parser.meta === 'object' && parser.meta !== null && 'name' in parser.meta ? parser.meta.name : undefined;

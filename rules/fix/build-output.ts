@@ -1,7 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { DrainBounds } from '../contract/drain-options.js';
 import { EditBuilder } from './edits.js';
-import { InlineBinding, ModuleBinding, canImport, type HelperBinding } from './helper-binding.js';
+import { InlineBinding, ModuleBinding, canImport, type HelperBinding, type OwnCopy } from './helper-binding.js';
 import type { PieceName } from './helpers.js';
 import { isTypeScriptPath } from '../parser-options.js';
 import type { Edit } from '../contract/apply-edits.js';
@@ -37,6 +37,8 @@ export interface BuiltOutput {
   edits: Edit[];
   /** The pieces the output imports from the helper module. */
   imported: PieceName[];
+  /** The edit of `edits` that inserts the file's own copy of the helpers, where it gets one. */
+  ownCopy?: OwnCopy;
 }
 
 let lastStyle: { text: string; filePath: string; settings: StyleSettings | undefined; style: Style } | undefined;
@@ -63,18 +65,14 @@ export function buildOutput(text: string, filePath: string, sourceCode: SourceCo
     }
     return builder.edits();
   };
-  let edits: Edit[] | null = null;
-  let imported: PieceName[] = [];
   const module = options.helperModule;
   if (module && canImport(filePath, program, module.path)) {
     const binding = new ModuleBinding(program, text, style, filePath, module.path);
-    const moduleEdits = build(binding);
+    const edits = build(binding);
     const available = module.pieces;
-    if (!available || [...binding.used].every((piece) => available.has(piece))) {
-      edits = moduleEdits;
-      imported = [...binding.used];
-    }
+    if (!available || [...binding.used].every((piece) => available.has(piece))) return { edits, imported: [...binding.used] };
   }
-  edits ??= build(new InlineBinding(text, program, style, options.bounds));
-  return { edits, imported };
+  const inline = new InlineBinding(text, program, style, options.bounds);
+  const edits = build(inline);
+  return inline.copy ? { edits, imported: [], ownCopy: inline.copy } : { edits, imported: [] };
 }

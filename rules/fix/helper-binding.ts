@@ -102,9 +102,17 @@ function namesOf(text: string, program: TSESTree.Program): { declared: ReadonlyS
   return found;
 }
 
+/** The insertion of a file's own copy of the helpers, and the pieces' code it inserts. */
+export interface OwnCopy {
+  edit: Edit;
+  code: string;
+}
+
 /** The file's own copy: one group of pieces named with one suffix (`drainReader2`) where the plain names are taken. */
 export class InlineBinding implements HelperBinding {
   readonly used = new Set<PieceName>();
+  /** What the last call of `edits()` inserted, if anything. */
+  copy: OwnCopy | undefined;
   private readonly suffix: string;
   private readonly declared: ReadonlySet<string>;
 
@@ -132,13 +140,15 @@ export class InlineBinding implements HelperBinding {
   }
 
   edits(): Edit[] {
+    this.copy = undefined;
     const present = new Set(piecesIn(this.declared, this.suffix));
     const missing = withDependencies(this.used).filter((piece) => !present.has(piece));
     if (missing.length === 0) return [];
     const rename = new Map(this.suffix === '' ? [] : HELPER_IDENTIFIERS.map((name) => [name, `${name}${this.suffix}`]));
     const pieces = renderPieces(missing, { style: this.style, bounds: this.bounds, exported: false, rename });
     // Before the file's own code, so that its bounds are set before any of that code runs (a top-level await).
-    return [topInsertion(this.text, this.program, pieces, this.style.eol)];
+    this.copy = { edit: topInsertion(this.text, this.program, pieces, this.style.eol), code: pieces };
+    return [this.copy.edit];
   }
 }
 

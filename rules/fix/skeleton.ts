@@ -20,11 +20,16 @@ export interface Skeleton {
  * The text a suggestion's parse check reads: the file cut down to what a parse of the rewrite depends on. Parsing a
  * file costs as much as ESLint's own parse of it, and a bundle of megabytes has one site. Kept whole: the functions the
  * kept ranges (sites, edits) are in, callbacks inside them too. Kept around them: the nodes that hold them (so `await`,
- * `yield`, labels, `super` and private names mean what they meant), directives, imports and exports, and the top-level
- * declarations of a name the rewrite writes (`written`: a declaration it adds must still clash with one of the same
- * name) or an `export { name }` lists. Cut: other top-level declarations and statements (to `;`), other functions' and
- * classes' bodies (to `{}`, or `0` for an expression body), initializers (to `0`), and comments. A bundle's thousands
- * of top-level functions and their comments go: a 2.7 MB bundle's skeleton was 140 KB (a parse of 70-150 ms) with them.
+ * `yield`, labels, `super` and private names mean what they meant), directives, imports, exported declarations, and the
+ * top-level declarations of a name the rewrite writes (`written`: a declaration it adds must still clash with one of the
+ * same name). Cut: other top-level declarations and statements (to `;`), `export { name }` lists without a source (to
+ * `;`), other functions' and classes' bodies (to `{}`, or `0` for an expression body), initializers (to `0`), and
+ * comments. A bundle's thousands of top-level functions and their comments go: a 2.7 MB bundle's skeleton was 140 KB (a
+ * parse of 70-150 ms) with them.
+ *
+ * An export list can go with the declarations it names because a rewrite adds no export and removes no declaration: the
+ * errors it could raise (a name exported twice or never declared) would be the file's own, and the file parsed. Kept,
+ * it kept every declaration it names: a bundle's list of two hundred names was most of its skeleton.
  */
 export function skeletonOf(sourceCode: SourceCode, kept: readonly Range[], written: ReadonlySet<string>): Skeleton {
   const homes = new Set<Node>();
@@ -41,11 +46,10 @@ export function skeletonOf(sourceCode: SourceCode, kept: readonly Range[], writt
     cuts.push({ start: node.range[0] + 1, end: node.range[1] - 1, text: '' });
     return false;
   };
-  const needed = new Set([...written, ...exportedLocals(sourceCode.ast)]);
   walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
     if (homes.has(node)) return false;
     if (touchesAny(node.range, kept)) return true;
-    if (isTopLevelDeclaration(node) && !declaresAny(node, needed, sourceCode.visitorKeys)) return cut(node, ';');
+    if (isExportList(node) || (isTopLevelDeclaration(node) && !declaresAny(node, written, sourceCode.visitorKeys))) return cut(node, ';');
     if (node.type === AST_NODE_TYPES.ClassBody) return cutInside(node);
     if (isFunction(node)) {
       const body: Node | null | undefined = node.body;
@@ -163,15 +167,9 @@ function declaresAny(node: Node, names: ReadonlySet<string>, visitorKeys: Source
   return false;
 }
 
-/** The local names of a module's `export { name }` lists: each needs its declaration. */
-function exportedLocals(program: Node): string[] {
-  if (program.type !== AST_NODE_TYPES.Program) return [];
-  const names: string[] = [];
-  for (const statement of program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.source) continue;
-    for (const specifier of statement.specifiers) if (specifier.local.type === AST_NODE_TYPES.Identifier) names.push(specifier.local.name);
-  }
-  return names;
+/** `export { a, b as c }` without `from`: names declared elsewhere in the file. */
+function isExportList(node: Node): boolean {
+  return node.type === AST_NODE_TYPES.ExportNamedDeclaration && node.declaration === null && node.source === null;
 }
 
 function touches(node: Range, range: Range): boolean {

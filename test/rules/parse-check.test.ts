@@ -2,7 +2,7 @@
 // own parser for typescript-eslint), with the messages those parsers give.
 import { describe, expect, it } from 'vitest';
 import tseslint from 'typescript-eslint';
-import { parseErrorOf } from '../../rules/parse-check.js';
+import { parseErrorOf, statementsApartCheck } from '../../rules/parse-check.js';
 
 describe('parseErrorOf', () => {
   it('passes JavaScript that parses as a module, and names why other text does not', () => {
@@ -47,5 +47,14 @@ describe('parseErrorOf', () => {
     };
     expect(parseErrorOf('const x: number = 1;\n', '/src/a.ts', { parser })).toBeNull();
     expect(seen).toEqual(['/src/a.ts']);
+  });
+});
+
+describe('statementsApartCheck', () => {
+  it("names TypeScript's syntax check, with or without JSX, and nothing for other parsers or none", () => {
+    expect(statementsApartCheck({ parser: tseslint.parser })).toBe('typescript');
+    expect(statementsApartCheck({ parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } })).toBe('typescript-jsx');
+    expect(statementsApartCheck({ ecmaVersion: 'latest', sourceType: 'module' })).toBeUndefined();
+    expect(statementsApartCheck(undefined)).toBeUndefined();
   });
 });

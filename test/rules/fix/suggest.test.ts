@@ -93,4 +93,62 @@ export async function again(url) {
     // The second function's close (line 23) only.
     expect([...suggestions.keys()].map((node) => node.loc.start.line)).toEqual([23]);
   });
+
+  describe('where the parse check judges top-level statements apart (statementsApart)', () => {
+    const typed = `export async function read(url: string): Promise<void> {
+  const reader = (await fetch(url)).body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (value.includes('[DONE]')) {
+      await reader.cancel();
+      return;
+    }
+  }
+}
+`;
+    const rewritten = `export async function read(url: string): Promise<void> {
+  const reader = (await fetch(url)).body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (value.includes('[DONE]')) {
+      void drainReader(reader, () => reader.cancel());
+      return;
+    }
+  }
+}
+`;
+    const copyEnd = `function drainReader<
+  R extends { read: () => Promise<{ done?: boolean; value?: unknown }> },
+>(reader: R, close: (reader: R) => unknown): Promise<void> {
+  return drainChunks(
+    () => reader.read(),
+    () => close(reader),
+    DRAIN_LIMITS.timeoutMs,
+  );
+}`;
+    const suggestTyped = (statementsApart: string, parses: (text: string) => boolean) => {
+      const { sites, sourceCode } = findSites(typed, '/nowhere/read.ts');
+      return suggestedEdits(sites, sourceCode, { filename: '/nowhere/read.ts', parses, statementsApart });
+    };
+
+    it('checks the copy of the helpers on its own once, then each file without it', () => {
+      const checked: string[] = [];
+      expect(suggestTyped('apart-once', (text) => (checked.push(text), true)).size).toBe(1);
+      expect(suggestTyped('apart-once', (text) => (checked.push(text), true)).size).toBe(1);
+      expect(checked).toHaveLength(3);
+      expect(checked[0].startsWith('// Past these limits a drain gives up and closes as the code did (0: no limit).\nconst DRAIN_LIMITS = { timeoutMs: 1000, maxBytes: 128 * 1024 };\n')).toBe(true);
+      expect(checked[0].endsWith(copyEnd)).toBe(true);
+      expect(checked[1]).toBe(rewritten);
+      expect(checked[2]).toBe(rewritten);
+    });
+
+    it('checks the copy in place where it does not parse on its own, and offers nothing where the whole does not', () => {
+      const checked: string[] = [];
+      expect(suggestTyped('apart-fails', (text) => (checked.push(text), false)).size).toBe(0);
+      expect(checked).toHaveLength(2);
+      expect(checked[1].endsWith(`${copyEnd}\n\n${rewritten}`)).toBe(true);
+    });
+  });
 });
