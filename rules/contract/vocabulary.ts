@@ -34,6 +34,8 @@ export const DEFAULT_TERMINAL_PATTERNS: readonly string[] = [
   '(^|_)(done|end|ended|complete|completed|finish|finished|stop|stopped|terminal|terminator|sentinel)(_|$)',
   '(^|_)received_response(_|$)|(^|_)response_received(_|$)',
   '(^|_)json_?rpc_(response|result|error|reply)(_|$)',
+  // Gradio's SSE protocol ends a session's stream with the message `close_stream`.
+  '^close_stream$',
 ];
 
 /** The token a structural JSON-RPC reply check (`'result' in msg`, `msg.id === id && msg.error`) stands for. */
