@@ -21,6 +21,8 @@ export interface FixArgs {
   types: boolean;
   /** The rule's options `terminalPatterns` / `closeMethods`, when given (each replaces the defaults, as in an ESLint config). */
   ruleOptions: CliRuleOptions;
+  /** Whether a test of the helper module is written with it (`--no-test`: not). */
+  test: boolean;
   force: boolean;
   help: boolean;
   version: boolean;
@@ -40,6 +42,7 @@ const FIX_SPEC = {
     'helper-path': { type: 'string' },
     verify: { type: 'boolean' },
     'no-verify': { type: 'boolean' },
+    'no-test': { type: 'boolean' },
     ...RULE_OPTIONS,
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -85,6 +88,7 @@ export function parseFixArgs(argv: readonly string[]): ParsedFixArgs {
       verify: values.verify ? 'on' : values['no-verify'] ? 'off' : 'auto',
       types: values.types ?? false,
       ruleOptions: rule.ruleOptions,
+      test: !(values['no-test'] ?? false),
       force: values.force ?? false,
       help: values.help ?? false,
       version: values.version ?? false,

@@ -11,6 +11,12 @@ export interface FileReport {
   diff?: string;
   /** The run's helper module (the rewritten files import it): created, or added to. */
   helper?: 'created' | 'updated';
+  /** The test of a helper module written with it (cli/fix-helper-test.ts), or why it is not written. */
+  test?: 'created' | 'updated' | 'not written';
+  /** The test's framework (vitest, jest, mocha, node:test). */
+  framework?: string;
+  /** What the report says beside the test: why it is not written, or that the test config's patterns miss it. */
+  note?: string;
 }
 
 export interface FixSummary {
@@ -76,6 +82,7 @@ export function humanReport(files: readonly FileReport[], summary: FixSummary, c
     const shown = path.relative(cwd, file.path) || file.path;
     if (file.error !== undefined) out.push(`${shown}  error  ${file.error}`);
     else if (file.helper) out.push(`${shown}  helper module ${file.helper}${dry ? ' (not written)' : ''}`);
+    else if (file.test) out.push(`${shown}  test of the helper module ${file.test}${file.framework ? ` (${file.framework})` : ''}${dry && file.changed ? ' (not written)' : ''}${file.note ? `: ${file.note}` : ''}`);
     for (const site of file.sites) {
       out.push(`${shown}:${site.line}:${site.column}  ${statusText(site)}${site.reason ? `  ${site.reason}` : ''}`);
     }

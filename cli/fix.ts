@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../rules/parser-options.js';
@@ -12,6 +12,7 @@ import { prefilterFor, settled } from './for-await-check.js';
 import { parseFixArgs, type FixArgs } from './fix-args.js';
 import { formatRewrite, formatterProblem, type FormatProblem } from './fix-format.js';
 import { chooseHelperModules, helperExtension, type HelperChoice } from './fix-helper.js';
+import { helperTestPaths, planHelperTests, writeHelperTest } from './fix-helper-test.js';
 import { PROVE_POINTER, colorDiff, humanReport, summarize, unifiedDiff, type FileReport, type FixPhase, type FormattingReport } from './fix-report.js';
 import { commonAncestor, diffPath, diffRoot } from './diff-paths.js';
 import { VerificationInterrupted, allAdded, hasTsconfig, projectOf, startVerifier, type FileChange, type Verifier } from './fix-verify.js';
@@ -20,6 +21,8 @@ import { errorCode } from './errors.js';
 import { dirtyFiles } from './git-clean.js';
 import { rewritePython } from '../codemods/python/rewrite.js';
 import { isPythonPath, mayReportPython } from './python-files.js';
+import { problemLine, readSourceText } from './source-text.js';
+import { planPythonHelperTests, pythonHelperTestPaths, writePythonHelperTest } from './fix-python-test.js';
 import { FIX_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -127,6 +130,8 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
       const choice = choiceOf.get(file);
       const result = await rewriteFile(file, args, boundsOf(choice), choice?.path, named.has(file), signal);
       if (result) rewritten.push(result);
+      // Reads are synchronous (cli/source-text.ts): let a Ctrl-C in between files be heard.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (!signal.aborted) for (const choice of choices) await placeHelperModule(choice, rewritten, args, boundsOf(choice), signal);
 
@@ -180,8 +185,14 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   const writing = rewritten.filter((entry) => entry.output !== null);
+  // The test of each helper module, written with it unless --no-test (cli/fix-helper-test.ts), and of each rewritten
+  // Python module's drain helper (cli/fix-python-test.ts).
+  const importersOf = (modulePath: string): { file: string; text: string }[] =>
+    writing.filter((entry) => choiceOf.get(entry.file)?.path === modulePath).map((entry) => ({ file: entry.file, text: entry.output ?? '' }));
+  const tests = signal.aborted || !args.test ? [] : await planHelperTests(modules.map((module) => ({ path: module.path, text: module.text, before: module.existing?.text ?? null, importers: importersOf(module.path) })), { verifier, verify: args.verify, signal });
+  const pythonTests = signal.aborted || !args.test ? [] : planPythonHelperTests(writing.filter((entry) => isPythonPath(entry.file)).map((entry) => ({ file: entry.file, text: entry.output ?? '' })));
   if (!signal.aborted && !args.dry && !args.force) {
-    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...writing.map((entry) => entry.file)]);
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file), ...pythonHelperTestPaths(pythonTests)]);
     if (dirty.length > 0) {
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
       process.stderr.write(
@@ -193,7 +204,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   if (!signal.aborted) phase = 'writing';
-  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path)]) : undefined;
+  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests), ...pythonHelperTestPaths(pythonTests)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
@@ -229,6 +240,16 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
     reports.push(report);
     showDiff(report);
   }
+  for (const test of tests) {
+    if (signal.aborted) {
+      if (test.text !== null) notWritten++;
+      continue;
+    }
+    const report = await writeHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten: !unwritten.has(test.modulePath) });
+    if (report.changed) written.push({ path: test.path, problem: test.formatProblem });
+    reports.push(report);
+    showDiff(report);
+  }
   for (const entry of rewritten) {
     if (signal.aborted) {
       if (entry.output !== null) notWritten++;
@@ -253,6 +274,17 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
     }
     report.changed = true;
     written.push({ path: entry.file, problem: entry.formatProblem });
+    showDiff(report);
+  }
+  for (const test of pythonTests) {
+    if (signal.aborted) {
+      if (test.text !== null) notWritten++;
+      continue;
+    }
+    const moduleWritten = reports.some((report) => report.path === test.modulePath && report.changed);
+    const report = await writePythonHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten });
+    if (report.changed) written.push({ path: test.path });
+    reports.push(report);
     showDiff(report);
   }
   show('');
@@ -314,14 +346,13 @@ function shellWord(word: string): string {
  * parsed, as `lint` parses it, so that a syntax error in it is reported instead of passing as a file without sites.
  */
 async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, helperModule: string | undefined, named: boolean, signal: AbortSignal): Promise<Rewritten | null> {
-  let source: string;
-  try {
-    source = await readFile(file, 'utf8');
-  } catch (error) {
-    return { file, source: '', output: null, sites: [], helperPieces: [], error: `cannot read: ${messageOf(error)}` };
-  }
+  // Never a lossy decode: a binary or non-UTF-8 file written back would lose its bytes (cli/source-text.ts).
+  const read = readSourceText(file);
+  if (read.text === undefined) return { file, source: '', output: null, sites: [], helperPieces: [], error: problemLine(read.problem) };
+  const source = read.text;
   const python = isPythonPath(file);
   if (!named && (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file))))) return null;
+  if (read.problem) return { file, source, output: null, sites: [], helperPieces: [], error: problemLine(read.problem) };
   const result: RewriteResult = python
     ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
     : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: await styleSettings(file, signal) });

@@ -35,3 +35,9 @@ export async function gitVisibleFiles(dir: string): Promise<Set<string> | undefi
   }
   return files;
 }
+
+/** Whether git ignores the directory `dir` (false outside a work tree or without git). */
+export async function gitIgnores(dir: string): Promise<boolean> {
+  const parent = path.dirname(dir);
+  return (await git(['check-ignore', '-q', '--', `${path.basename(dir)}/`], parent)).code === 0;
+}

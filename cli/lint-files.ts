@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
-import { prefilterFor } from './for-await-check.js';
+import { prefilterFor, settled, type Prefilter } from './for-await-check.js';
 import { OxlintEngine, textLength, type OxlintRun, type SourceFile } from './oxlint-engine.js';
 import { isPythonPath, lintPythonFile, mayReportPython } from './python-files.js';
-import { cleanResult, unreadableResult } from './results.js';
+import { cleanResult, notCheckedResult } from './results.js';
 import type { CliRuleOptions } from './rule-args.js';
+import { maxFileBytes, readSourceText } from './source-text.js';
 import { TextLinter } from './text-linter.js';
 import { InProcessWork, allowOptimizingCompiler } from './v8-tiering.js';
 
@@ -134,17 +135,23 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
   // Synchronous reads: most files are only read and tested, and from the page cache a blocking read
   // costs a fraction of an async one (open, stat, read, close as separate thread-pool round trips).
   const inProcessOnly = engine === 'eslint' || engine === 'native';
+  const sizeLimit = maxFileBytes();
   const order = inProcessOnly ? files : biggestFirst(files);
   for (const [index, filePath] of order.entries()) {
     const filesLeftToRead = order.length - index - 1;
-    let text: string;
-    try {
-      text = readFileSync(filePath, 'utf8');
-    } catch (error) {
-      results.set(filePath, unreadableResult(filePath, error));
+    const read = readSourceText(filePath, sizeLimit);
+    if (read.text === undefined) {
+      results.set(filePath, notCheckedResult(filePath, read.problem));
       continue;
     }
+    const { text } = read;
     const prefilter = options.prefilter !== false && !named.has(filePath);
+    if (read.problem) {
+      // Binary or not UTF-8: reported, unless the pre-filter rules the text out (as a syntax error there goes unseen).
+      const mayHoldClose = !prefilter || (isPythonPath(filePath) ? mayReportPython(text, options.ruleOptions) : await settledSafely(mayReport, text, filePath));
+      results.set(filePath, mayHoldClose ? notCheckedResult(filePath, read.problem) : cleanResult(filePath));
+      continue;
+    }
     if (isPythonPath(filePath)) {
       // Python files have their own front end (rules/python), in process, with the same rule options.
       if (prefilter && !mayReportPython(text, options.ruleOptions)) {
@@ -238,4 +245,13 @@ function biggestFirst(files: readonly string[]): string[] {
     }
   }
   return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+}
+
+/** The pre-filter's settled answer; one that throws (text it cannot tokenize) answers that the file may hold a close. */
+async function settledSafely(prefilter: Prefilter, text: string, filePath: string): Promise<boolean> {
+  try {
+    return await settled(prefilter(text, filePath));
+  } catch {
+    return true;
+  }
 }

@@ -1,15 +1,20 @@
+import path from 'node:path';
+import type { ESLint } from 'eslint';
 import { collectTargetsOrReport } from './files.js';
 import { formatResults, stdoutSupportsColor } from './format.js';
 import { parseLintArgs } from './lint-args.js';
 import { ENGINES, isEngine, lintFiles } from './lint-files.js';
 import { lintSummary } from './lint-summary.js';
 import { OxlintEngine } from './oxlint-engine.js';
-import { hasProblems } from './results.js';
+import { hasProblems, isNotChecked } from './results.js';
 import { LINT_USAGE } from './usage.js';
 import { deferOptimizingCompiler } from './v8-tiering.js';
 import { VERSION } from './version.js';
 
-/** `drainguard lint`: returns the exit code (0 clean, 1 problems or unparsable files, 2 usage error or missing path). */
+/**
+ * `drainguard lint`: returns the exit code (0 clean, 1 problems, or files or directories that do not parse or could not be
+ * checked, 2 usage error or missing path).
+ */
 export async function runLint(argv: readonly string[]): Promise<number> {
   const parsed = parseLintArgs(argv);
   if (!parsed.ok) {
@@ -41,7 +46,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   const cwd = process.cwd();
   const targets = await collectTargetsOrReport('lint', args.paths, cwd);
   if (!targets) return 2;
-  const { files, named } = targets;
+  const { files, named, unreadableDirectories } = targets;
 
   const { results, parsed: parsedCount } = await lintFiles(files, {
     cwd,
@@ -54,7 +59,17 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   });
   const output = await formatResults(results, args.format, { cwd, color: args.color ?? stdoutSupportsColor() });
   if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-  // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format.
+  // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format. JSON and SARIF
+  // name on stderr the files that were not checked (their output says it too), so a CI log shows why the run failed.
   if (args.format === 'stylish') process.stderr.write(lintSummary({ found: files.length, parsed: parsedCount }, results));
-  return hasProblems(results) ? 1 : 0;
+  else process.stderr.write(notCheckedLines(results, cwd));
+  // A directory that could not be read holds files that were not checked, as a file that could not be read is one.
+  return hasProblems(results) || unreadableDirectories.length > 0 ? 1 : 0;
+}
+
+/** `drainguard lint: src/a.js: File not checked: …` for each file that could not be checked, or ''. */
+function notCheckedLines(results: readonly ESLint.LintResult[], cwd: string): string {
+  return results
+    .flatMap((result) => result.messages.filter(isNotChecked).map((message) => `drainguard lint: ${path.relative(cwd, result.filePath)}: ${message.message}\n`))
+    .join('');
 }

@@ -1,7 +1,7 @@
 import { unknownOption } from './args.js';
 import { closest } from './closest.js';
 import { runLint } from './lint.js';
-import { MAIN_USAGE } from './usage.js';
+import { FIX_USAGE, LINT_USAGE, MAIN_USAGE, PROVE_USAGE, SERVE_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
 /** The commands, each loaded only when it runs (`lint` is the common one and is loaded with the CLI). */
@@ -14,10 +14,37 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
 
 const MAIN_OPTIONS = { options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } } as const;
 
+/** The usage text of each command, for `drainguard help <command>`. */
+const USAGES: Record<string, string> = { lint: LINT_USAGE, fix: FIX_USAGE, serve: SERVE_USAGE, prove: PROVE_USAGE, help: MAIN_USAGE };
+
+function unknownCommand(command: string): number {
+  const suggestion = closest(command, [...Object.keys(COMMANDS), 'help']);
+  process.stderr.write(`drainguard: unknown command '${command}'${suggestion ? ` (did you mean ${suggestion}?)` : ''}\nRun 'drainguard --help' for usage.\n`);
+  return 2;
+}
+
+/** `drainguard help [command]`: the usage of drainguard, or of one command (as `drainguard <command> --help`). */
+function help(args: readonly string[]): number {
+  const [topic, ...extra] = args;
+  if (topic === undefined) {
+    process.stdout.write(MAIN_USAGE);
+    return 0;
+  }
+  if (!Object.hasOwn(USAGES, topic)) return unknownCommand(topic);
+  if (extra.length > 0) {
+    process.stderr.write(`drainguard help: takes one command, got '${extra[0]}' after '${topic}'\nRun 'drainguard --help' for usage.\n`);
+    return 2;
+  }
+  process.stdout.write(USAGES[topic]);
+  return 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command](rest);
   switch (command) {
+    case 'help':
+      return help(rest);
     case '-h':
     case '--help':
       process.stdout.write(MAIN_USAGE);
@@ -29,14 +56,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case undefined:
       process.stderr.write(MAIN_USAGE);
       return 2;
-    default: {
-      const suggestion = closest(command, Object.keys(COMMANDS));
-      const error = command.startsWith('-')
-        ? unknownOption(command, MAIN_OPTIONS)
-        : `unknown command '${command}'${suggestion ? ` (did you mean ${suggestion}?)` : ''}`;
-      process.stderr.write(`drainguard: ${error}\nRun 'drainguard --help' for usage.\n`);
+    default:
+      if (!command.startsWith('-')) return unknownCommand(command);
+      process.stderr.write(`drainguard: ${unknownOption(command, MAIN_OPTIONS)}\nRun 'drainguard --help' for usage.\n`);
       return 2;
-    }
   }
 }
 

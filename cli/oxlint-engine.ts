@@ -212,6 +212,9 @@ export class OxlintRun {
           textLength(batch),
         );
         return diagnostics ? toResults(batch, diagnostics, readSuggestions(oxlint.suggestionsFile, this.cwd), this.cwd) : NO_RESULTS;
+      } catch {
+        // Whatever went wrong with this batch (output oxlint never gave before), its files are linted in process.
+        return NO_RESULTS;
       } finally {
         this.running--;
         this.queued.shift()?.();
@@ -272,7 +275,12 @@ function readSuggestions(file: string, cwd: string): Map<string, RecordedReport>
   }
   for (const line of text.split('\n')) {
     if (!line) continue;
-    const record = JSON.parse(line) as SuggestionRecord;
+    let record: SuggestionRecord;
+    try {
+      record = JSON.parse(line) as SuggestionRecord;
+    } catch {
+      continue; // a line cut short (the process was killed while writing): its report counts as unsuggested
+    }
     records.set(`${path.resolve(cwd, record.filename)}:${record.start}`, { messageId: record.messageId, suggestions: record.suggestions });
   }
   return records;
@@ -282,8 +290,9 @@ function readSuggestions(file: string, cwd: string): Map<string, RecordedReport>
  * ESLint-shaped results for the files of a batch, with the suggestions the plugin recorded; a file
  * with a report that has no record is listed as unsuggested. A file with any diagnostic that is not
  * drainguard's (a parse error: no other rule runs) is left out; so is the whole batch when a
- * diagnostic names a file that is not in it (a path oxlint spelled differently: no file of the
- * batch could then be called clean).
+ * diagnostic names a file that is not in it (a path oxlint spelled differently), or none (oxlint could not open a
+ * file: "Failed to open file … stream did not contain valid UTF-8" comes without a filename): no file of the batch
+ * could then be called clean.
  */
 export function toResults(
   batch: readonly SourceFile[],
@@ -295,6 +304,7 @@ export function toResults(
   const failed = new Set<string>();
   const inBatch = new Set(batch.map((file) => file.filePath));
   for (const diagnostic of diagnostics) {
+    if (typeof diagnostic.filename !== 'string' || diagnostic.filename === '') return NO_RESULTS;
     const filePath = path.resolve(cwd, diagnostic.filename);
     if (!inBatch.has(filePath)) return NO_RESULTS;
     if (diagnostic.code !== OXLINT_CODE || !diagnostic.labels?.[0]) failed.add(filePath);

@@ -7,7 +7,8 @@ import { OXLINT_OPTIMIZE_FROM_BYTES } from './v8-tiering.js';
 export interface OxlintDiagnostic {
   message: string;
   code?: string;
-  filename: string;
+  /** Absent when oxlint could not open a file ("Failed to open file … with error …"). */
+  filename?: string;
   labels?: { span: { offset: number; length: number } }[];
 }
 

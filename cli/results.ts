@@ -1,5 +1,6 @@
 import type { ESLint, Linter } from 'eslint';
 import { RULE_ID } from './rule-id.js';
+import { problemMessage, type SourceProblem } from './source-text.js';
 
 type Counts = Pick<ESLint.LintResult, 'errorCount' | 'fatalErrorCount' | 'warningCount' | 'fixableErrorCount' | 'fixableWarningCount'>;
 
@@ -37,10 +38,22 @@ export function cleanResult(filePath: string): ESLint.LintResult {
   return makeResult(filePath, []);
 }
 
-/** A fatal result for a file that could not be read. */
-export function unreadableResult(filePath: string, error: unknown): ESLint.LintResult {
-  const reason = error instanceof Error ? error.message : String(error);
-  return makeResult(filePath, [{ ruleId: null, fatal: true, severity: 2, message: `Cannot read file: ${reason}`, line: 0, column: 0 }]);
+/** Messages of files that were not checked at all (unreadable, too large, binary, not UTF-8): SARIF lists them as notifications. */
+const notCheckedMessages = new WeakSet<Linter.LintMessage>();
+
+/** Whether a message says its file was not checked (see {@link notCheckedResult}), rather than where it fails to parse. */
+export function isNotChecked(message: Linter.LintMessage): boolean {
+  return notCheckedMessages.has(message);
+}
+
+/**
+ * A fatal result for a file that could not be checked: it could not be read, is too large, binary or not UTF-8. Shaped
+ * as ESLint shapes a parse error (`ruleId: null, fatal: true`), so it counts as an error and the run exits 1.
+ */
+export function notCheckedResult(filePath: string, problem: SourceProblem): ESLint.LintResult {
+  const message: Linter.LintMessage = { ruleId: null, fatal: true, severity: 2, message: problemMessage(problem), line: problem.line, column: problem.column };
+  notCheckedMessages.add(message);
+  return makeResult(filePath, [message]);
 }
 
 /** A fatal result for a file on which linting itself failed (a bug in drainguard): the run goes on. */

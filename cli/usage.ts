@@ -9,12 +9,14 @@ Commands:
   serve             run a connection-counting streaming test server
   prove -- <cmd>    run your calls against ending, silent, trickling,
                     flooding and reset bodies, and print what the server saw
+  help [command]    show this help, or the options of a command
 
 Options:
   -h, --help        show this help
   -v, --version     print the version
 
-Run 'drainguard <command> --help' for the options of a command.
+Run 'drainguard help <command>' (or 'drainguard <command> --help') for the
+options of a command.
 `;
 
 export const LINT_USAGE = `Usage: drainguard lint [paths...] [--format stylish|json|sarif] [--types]
@@ -40,8 +42,11 @@ Options:
   -h, --help             show this help
   -v, --version          print the version
 
-Exit codes: 0 no problems, 1 problems or files that do not parse,
-            2 usage error or a path that does not exist.
+Exit codes: 0 no problems, 1 problems, or files that do not parse or cannot be
+            checked, 2 usage error or a path that does not exist.
+A file that cannot be read, is too large, binary or not UTF-8 is not checked:
+it gets a fatal message saying why (in SARIF a tool execution notification),
+and the other files are linted.
 Files found by walking whose text cannot contain a close (no close method name,
 no for await) are not parsed: they are reported clean, even if they have syntax
 errors. A file named on the command line is always parsed.
@@ -54,12 +59,13 @@ files without a close become visible). DRAINGUARD_ENGINE=native|eslint|oxlint
 runs the rule through that engine only: ESLint in process with oxc-parser, ESLint
 with espree and typescript-eslint's parser, or oxlint's JS plugin host (default
 auto: oxlint when it costs less than linting in process, from about 100 KB of
-text to parse; the output is the same).
+text to parse; the output is the same). DRAINGUARD_MAX_FILE_BYTES=N sets the size
+limit of one file (default 16 MiB, less where Node's heap limit is under 2 GiB).
 `;
 
 export const FIX_USAGE = `Usage: drainguard fix [paths...] [--dry] [--print] [--json] [--drain-timeout-ms N]
                       [--drain-max-bytes N] [--drain-wait-ms N] [--verify | --no-verify] [--types] [--terminal-pattern RE]...
-                      [--close-method NAME]... [--helper-path PATH] [--force]
+                      [--close-method NAME]... [--helper-path PATH] [--no-test] [--force]
 
 Rewrites every early close that drainguard lint reports into a bounded drain:
 the result is handed over at the terminal event as before, and the rest of the
@@ -91,6 +97,9 @@ Options:
                          adds a diagnostic is rolled back and reported manual
                          with the diagnostic
   --no-verify            do not type-check rewritten files
+  --no-test              write no test of the helper module (by default one
+                         is written with it, in the repository's test
+                         framework and place, so that coverage gates hold)
   --types                find sites with TypeScript type information, as
                          drainguard lint --types does
   --terminal-pattern RE  the rule option terminalPatterns (repeat it; replaces
@@ -154,7 +163,7 @@ Options:
                          (default 5000)
 ${SERVER_OPTIONS}
   -h, --help             show this help
-  --version              print the version
+  -v, --version          print the version
 
 Exit codes: 0 stopped by a signal, 1 could not listen, 2 usage error.
 `;
@@ -187,7 +196,7 @@ Options:
                          them (Node commands only)
 ${SERVER_OPTIONS}
   -h, --help             show this help
-  --version              print the version
+  -v, --version          print the version
 
 Exit codes: 0 every run exited 0, 1 some run failed or was killed at the time
             limit, 2 usage error or a command that cannot be started.

@@ -3,7 +3,9 @@
 // jscodeshift transform (CommonJS, because jscodeshift's workers require() it; it
 // import()s dist/rewrite.js, the ESM rewrite engine the CLI also bundles).
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -86,3 +88,11 @@ await Promise.all([
   }),
 ]);
 chmodSync(`${root}/dist/cli.js`, 0o755);
+
+// The Python grammar: only its .wasm is used (web-tree-sitter loads it, rules/python/parser.ts), so it ships in dist/
+// with its licence instead of as a dependency: the tree-sitter-python package has an install script (node-gyp-build,
+// for a native binding drainguard does not use), which npm 11 lists to every user as a script to approve.
+const grammar = path.dirname(createRequire(import.meta.url).resolve('tree-sitter-python/package.json'));
+mkdirSync(`${root}/dist/tree-sitter-python`, { recursive: true });
+copyFileSync(`${grammar}/tree-sitter-python.wasm`, `${root}/dist/tree-sitter-python/tree-sitter-python.wasm`);
+copyFileSync(`${grammar}/LICENSE`, `${root}/dist/tree-sitter-python/LICENSE`);

@@ -176,11 +176,14 @@ async function proveTarget(target, modern) {
   const dir = checkout(target);
   const report = fix(dir);
   const changed = report.files.filter((file) => file.changed);
+  // The test of the helper is a new file: in the diff as one, with no ruff findings before it.
+  const created = changed.filter((file) => file.test === 'created').map((file) => path.relative(dir, file.path));
+  if (created.length > 0) git(['add', '--intent-to-add', '--', ...created], dir);
   const diff = git(['diff'], dir);
   const workspace = new Workspace(ruffSettings(dir), PositionEncoding.Utf16);
   const files = changed.map((file) => {
     const relative = path.relative(dir, file.path);
-    const before = ruffCheck(workspace, git(['show', `HEAD:${relative}`], dir));
+    const before = created.includes(relative) ? [] : ruffCheck(workspace, git(['show', `HEAD:${relative}`], dir));
     const after = ruffCheck(workspace, readFileSync(file.path, 'utf8'));
     return { path: relative, sites: file.sites, compileError: compiles(file.path), ruffBefore: before.length, ruffBeforeCodes: before, ruffAdded: after.filter((d) => !before.includes(d)) };
   });
@@ -210,6 +213,7 @@ async function proveTarget(target, modern) {
   }
   if ('missing' in modern) runs.push({ variant: 'rewritten', mode: 'all', backend: 'anyio on asyncio and trio, modern', skipped: modern.missing });
   rmSync(work, { recursive: true, force: true });
+  if (created.length > 0) git(['rm', '--quiet', '--cached', '--', ...created], dir);
   git(['checkout', '--quiet', '--force', 'HEAD', '--', '.'], dir);
   return { name: target.name, repo: target.repo, commit: target.commit, summary: report.summary, files, secondRunChanges, runs, diff };
 }

@@ -5,17 +5,23 @@
 // {name}> clones from a local mirror instead): its own type-check and test suite before the fix (the
 // baseline, cached per commit), `drainguard fix --force <its source folder>`, the same after it
 // (each test bounded, so a hang is a failure), the repository's own lint and format checks on the
-// changed files before and after, a real-server probe of one streaming call before and after (SDKs
-// with a call in probe-calls.mjs), and a report: the fix's sites, new type errors, new failing tests
-// with their assertions, hangs, check output, probe timings and connection counts. A new failure
-// whose failing line asserts that a cancel/abort spy was called checks the early close itself (a
-// maintainer updates it) and is listed as such. Exit 0 when nothing else got worse (type errors,
-// hangs, other new failures, a check that passed before and fails after, a failed probe), 1 when
-// something did, 2 on a setup error.
+// changed files before and after, and a real-server probe of the SDK's streaming call (SDKs with a
+// probe in probe-calls.mjs), original against rewrite: each body drainguard's stream server sends
+// after the terminal event (ends, held silent, trickling, a flood of comments, one endless line,
+// reset), with Node's fetch and, where the SDK takes one, node-fetch 2 as its custom fetch:
+// connections, bytes read after the terminal event, the caller's wait, errors, messages
+// (probe.mjs, probe-report.mjs); and `drainguard prove` on the same call. Then a report: the fix's
+// sites, new type errors, new failing tests with their assertions, hangs, check output, the probe's
+// table. A new failure whose failing line asserts that a cancel/abort spy was called checks the early
+// close itself (a maintainer updates it) and is listed as such. Exit 0 when nothing else got worse
+// (type errors, hangs, other new failures, a check that passed before and fails after, a probe row
+// where the rewrite is worse than the original beyond the bounds, a failed probe), 1 when something
+// did, 2 on a setup error.
 //
 //   node scripts/sdk-suites.mjs [--drainguard DIR] [--no-build] [--sdk NAME]... [--out DIR]
-//        [--test-timeout-ms N] [--suite-timeout-ms N] [--hold-ms N] [--calls N] [--rebaseline]
+//        [--test-timeout-ms N] [--suite-timeout-ms N] [--calls N] [--rebaseline]
 //        [--probe-only]  (fix and probe, without type-check, test suites and checks)
+//        [--no-prove]  (the probe without `drainguard prove`)
 //        [--fix-arg ARG]...  (passed on to `drainguard fix`, e.g. --fix-arg=--no-verify)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,9 +32,10 @@ import { bundleSdk } from './sdk-suites/bundle.mjs';
 import { changedFiles, fileStats, runChecks, runChecksBefore } from './sdk-suites/checks.mjs';
 import { preparePristine } from './sdk-suites/checkout.mjs';
 import { nodeBinDir, sdkEnv } from './sdk-suites/node-runtime.mjs';
-import { STREAMING_CALLS } from './sdk-suites/probe-calls.mjs';
+import { BODY_MODES, PROBES } from './sdk-suites/probe-calls.mjs';
 import { proveSdk } from './sdk-suites/prove.mjs';
-import { formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
+import { drainMaxBytes, mergeRemeasured, rowsToRemeasure } from './sdk-suites/probe-report.mjs';
+import { formatResultsSection, formatSdkReport, worseThanBefore } from './sdk-suites/report.mjs';
 import {
   assertionSite,
   assertsEarlyClose,
@@ -53,10 +60,10 @@ const { values: options } = parseCommandLine({
     out: { type: 'string' },
     'test-timeout-ms': { type: 'string', default: '30000' },
     'suite-timeout-ms': { type: 'string', default: String(20 * 60_000) },
-    'hold-ms': { type: 'string', default: '4000' },
     calls: { type: 'string', default: '10' },
     rebaseline: { type: 'boolean', default: false },
     'probe-only': { type: 'boolean', default: false },
+    'no-prove': { type: 'boolean', default: false },
     'fix-arg': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -80,9 +87,10 @@ if (options.help) {
 const log = (line = '') => process.stderr.write(`${line}\n`);
 const drainguardDir = path.resolve(options.drainguard);
 const cli = path.join(drainguardDir, 'dist/cli.js');
+// The probe's peer is this repository's stream server (drainguard/testing), whichever drainguard is fixed with.
+const testingModule = path.join(REPO, 'dist/testing.js');
 const testTimeoutMs = positive('test-timeout-ms');
 const suiteTimeoutMs = positive('suite-timeout-ms');
-const holdMs = positive('hold-ms');
 const calls = positive('calls');
 const wanted = options.sdk ?? SDKS.map((sdk) => sdk.name);
 const unknown = wanted.filter((name) => !SDKS.some((sdk) => sdk.name === name));
@@ -140,7 +148,11 @@ async function testSuite({ sdk, dir, env }, label, only) {
     const reportFile = path.join(outDir, `${sdk.name}-${label}-${testRun.label.replace(/\W+/g, '_')}-vitest.json`);
     const cwd = path.join(dir, testRun.cwd);
     const [command, ...args] = testRun.command;
-    const flags = ['--reporter=json', `--outputFile=${reportFile}`, `--testTimeout=${testTimeoutMs}`, `--hookTimeout=${testTimeoutMs}`];
+    // jest's --json report has the shape of vitest's json reporter (vitest made it so).
+    const flags =
+      testRun.runner === 'jest'
+        ? ['--json', `--outputFile=${reportFile}`, `--testTimeout=${testTimeoutMs}`]
+        : ['--reporter=json', `--outputFile=${reportFile}`, `--testTimeout=${testTimeoutMs}`, `--hookTimeout=${testTimeoutMs}`];
     log(`${sdk.name}: tests ${label}, ${testRun.label} (${[command, ...args].join(' ')}) …`);
     const result = await run(command, [...args, ...flags, ...(files ?? [])], { cwd, env, timeoutMs: suiteTimeoutMs });
     writeFileSync(reportFile.replace(/-vitest\.json$/, '-vitest.log'), result.stdout + result.stderr);
@@ -150,26 +162,59 @@ async function testSuite({ sdk, dir, env }, label, only) {
 }
 
 /** @param {Target} target @param {string} label */
-async function probe({ sdk, dir, node }, label) {
-  if (!sdk.entry || !STREAMING_CALLS[sdk.name]) return null;
-  const bundle = path.join(CACHE_DIR, 'probe', `${sdk.name}-${label}.mjs`);
+async function probe(target, label) {
+  const { sdk, dir } = target;
+  if (!sdk.entry || !PROBES[sdk.name]) return null;
+  const bundle = probeBundle(sdk, label);
   try {
     await bundleSdk(sdk, dir, bundle);
   } catch (error) {
     return { error: `bundling ${sdk.entry} failed: ${String(error?.message ?? error).split('\n')[0]}` };
   }
-  const boundMs = holdMs * 2 + calls * 5000 + 30_000;
-  const result = await run(node, [path.join(HERE, 'sdk-suites/probe.mjs'), sdk.name, bundle, String(holdMs), String(calls)], { cwd: dir, timeoutMs: boundMs });
+  const probed = await runProbe(target, label);
+  if (probed.error || options['no-prove']) return probed;
+  log(`${sdk.name}: drainguard prove ${label} …`);
+  return { ...probed, prove: await proveSdk({ cli, node: target.node, sdkName: sdk.name, bundle, calls, scriptDir: path.dirname(bundle) }) };
+}
+
+/** @param {import('./sdk-suites/sdks.mjs').Sdk} sdk @param {string} label */
+function probeBundle(sdk, label) {
+  return path.join(CACHE_DIR, 'probe', `${sdk.name}-${label}.mjs`);
+}
+
+/**
+ * probe.mjs on the bundle of `label`, every row or those `only` names (`caller/mode`).
+ * @param {Target} target @param {string} label @param {string[]} [only]
+ */
+async function runProbe({ sdk, dir, node }, label, only) {
+  const spec = PROBES[sdk.name];
+  const rows = only?.length ?? spec.callers.length * BODY_MODES.length;
+  // Each scenario: the calls (a few ms each, seconds on a loaded machine) and up to 5 s for the drains to end.
+  const boundMs = rows * 2 * (calls * 3000 + 8000) + 60_000;
+  const what = only ? only.join(', ') : `${spec.callers.join(', ')}; ${BODY_MODES.join(', ')}`;
+  log(`${sdk.name}: probe ${label} (${what}; ${calls} calls back to back and ${calls} paced) …`);
+  const args = [path.join(HERE, 'sdk-suites/probe.mjs'), sdk.name, probeBundle(sdk, label), String(calls), testingModule, ...(only ? [only.join(',')] : [])];
+  const result = await run(node, args, { cwd: dir, timeoutMs: boundMs });
   if (result.timedOut) return { error: `the probe did not finish within ${boundMs} ms (hang)` };
   const line = result.stdout.trim().split('\n').pop() ?? '';
-  let probed;
   try {
-    probed = JSON.parse(line);
+    return JSON.parse(line);
   } catch {
     return { error: `the probe exited ${result.code}: ${(result.stderr || result.stdout).slice(0, 2000)}` };
   }
-  log(`${sdk.name}: drainguard prove ${label} …`);
-  return { ...probed, prove: await proveSdk({ cli, node, sdkName: sdk.name, bundle, calls, scriptDir: path.dirname(bundle) }) };
+}
+
+/**
+ * A probe row worse only by the caller's wait is measured again, original and rewrite, and the second
+ * run replaces the first (the report names such rows and what the first run said).
+ * @param {Target} target @param {any} before @param {any} after @param {{ maxBytes: number }} limits
+ */
+async function remeasureWaits(target, before, after, limits) {
+  const rows = rowsToRemeasure(before, after, limits);
+  if (rows.length === 0) return;
+  const only = rows.map((row) => `${row.caller}/${row.mode}`);
+  log(`${target.sdk.name}: worse only by the wait, measured again: ${only.join(', ')}`);
+  mergeRemeasured(before, after, await runProbe(target, 'before', only), await runProbe(target, 'after', only), rows);
 }
 
 /**
@@ -278,6 +323,8 @@ async function runSdk(sdk, drainguard) {
   const suite = probeOnly ? NOT_RUN_SUITE : await testSuite(t, 'after');
   log(`${sdk.name}: probe after …`);
   const after = { tsc, suite, probe: await probe(t, 'after') };
+  const limits = { maxBytes: drainMaxBytes(options['fix-arg']) };
+  await remeasureWaits(t, before.probe, after.probe, limits);
   const comparison = compareSuites(before.suite, after.suite);
   comparison.flaky = await rerunNewFailures(t, comparison);
   for (const test of comparison.newFailures) {
@@ -293,7 +340,9 @@ async function runSdk(sdk, drainguard) {
     node: (await run(t.node, ['--version'], { cwd: t.dir })).stdout.trim(),
     drainguard,
     fixCommand: ['drainguard fix --force --json', ...options['fix-arg'], sdk.fixPath].join(' '),
+    limits,
     typecheckCommand: `${sdk.typecheck.cwd === '.' ? '' : `(cd ${sdk.typecheck.cwd}) `}${sdk.typecheck.command.join(' ')}`,
+    testCommands: sdk.tests.map((testRun) => `${testRun.cwd === '.' ? '' : `(cd ${testRun.cwd}) `}${testRun.command.join(' ')}`),
     fix,
     diff,
     files: await fileStats(t.dir, files),
@@ -313,6 +362,7 @@ async function main() {
     if (built.code !== 0) fail(`npm run build failed in ${drainguardDir}:\n${built.stdout}\n${built.stderr}`);
   }
   if (!existsSync(cli)) fail(`${cli} does not exist: build drainguard first (npm run build)`);
+  if (!existsSync(testingModule)) fail(`${testingModule} (the probe's stream server) does not exist: npm run build in ${REPO}`);
   const drainguard = { dir: drainguardDir, commit: await drainguardCommit() };
 
   const results = [];
@@ -322,6 +372,7 @@ async function main() {
     results.push(record);
     process.stdout.write(`${formatSdkReport(record)}\n\n`);
     writeFileSync(path.join(outDir, 'report.md'), results.map(formatSdkReport).join('\n\n') + '\n');
+    writeFileSync(path.join(outDir, 'results.md'), results.map(formatResultsSection).join('\n\n') + '\n');
     worse ||= worseThanBefore(record);
   }
   writeFileSync(

@@ -15,6 +15,8 @@ import { performance } from 'node:perf_hooks';
 const [variant, url, callsText, timeoutText, sdkFolder] = process.argv.slice(2);
 const calls = Number(callsText);
 const callTimeoutMs = Number(timeoutText);
+/** Longer than the bench server's tail after the terminal event, far shorter than a drain's time bound. */
+const SETTLE_MS = 200;
 const fromCache = createRequire(path.join(sdkFolder, 'package.json'));
 const fromRepository = createRequire(import.meta.url);
 const prompt = [{ role: 'user', content: 'Say hello' }];
@@ -102,4 +104,7 @@ try {
 } catch (error) {
   out.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
+// A long-running application keeps its process after a call: the bodies the last calls left to a background drain
+// are given the time a server's tail takes before the exit cuts them (which would count as early closes).
+await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

@@ -22,16 +22,29 @@ export interface HelperModule {
 export function readHelperModule(file: string): HelperModule | null | 'foreign' {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
-  const declared = new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const|let)\s+([\w$]+)/gm)].map((match) => match[1]));
+  const declared = declaredNames(text);
   const timeout = limitValue(text, 'timeoutMs');
   const maxBytes = limitValue(text, 'maxBytes');
   if (!declared.has('DRAIN_LIMITS') || timeout === null || maxBytes === null) return 'foreign';
   return { path: file, text, pieces: new Set(piecesIn(declared)), bounds: { drainTimeoutMs: timeout, drainMaxBytes: maxBytes } };
 }
 
+/** The names a module's text declares at its top level (functions, constants, variables). */
+function declaredNames(text: string): Set<string> {
+  return new Set([...text.matchAll(/^(?:export\s+)?(?:async\s+)?(?:function|const|let)\s+([\w$]+)/gm)].map((match) => match[1]));
+}
+
+/** The pieces a helper module's text declares. */
+export function modulePieces(text: string): PieceName[] {
+  return piecesIn(declaredNames(text));
+}
+
+/** The start of the value of the `DRAIN_LIMITS` declaration (after its type, where it has one), up to its `{`. */
+const LIMITS_VALUE = String.raw`\bDRAIN_LIMITS\s*(?::[^=]*)?=\s*\{`;
+
 /** `maxBytes: 128 * 1024` in the `DRAIN_LIMITS` declaration -> 131072. */
 function limitValue(text: string, name: string): number | null {
-  const match = new RegExp(`\\bDRAIN_LIMITS\\s*=\\s*\\{[^}]*\\b${name}\\s*:\\s*([\\d_ *]+?)\\s*[,}]`).exec(text);
+  const match = new RegExp(`${LIMITS_VALUE}[^}]*\\b${name}\\s*:\\s*([\\d_ *]+?)\\s*[,}]`).exec(text);
   if (!match) return null;
   return match[1].split('*').reduce((product, factor) => product * Number(factor.replace(/[_\s]/g, '')), 1);
 }
@@ -65,14 +78,15 @@ export function helperModuleText(pieces: Iterable<PieceName>, style: Style, boun
 
 /**
  * An existing helper module with the pieces it lacks appended (its own text, edits included, stays), and its bounds
- * set to `bounds` where they are given and differ. Null when nothing changes.
+ * set to `bounds` where they are given and differ; a module that changes gets its limits exported as a new one has
+ * them (an earlier version kept them to itself), for the test written with it. Null when nothing changes.
  */
 export function extendHelperModule(module: HelperModule, wanted: Iterable<PieceName>, style: Style, bounds?: DrainBounds): string | null {
   let text = module.text;
   if (bounds) {
     text = text
-      .replace(/(\bDRAIN_LIMITS\s*=\s*\{[^}]*\btimeoutMs\s*:\s*)[\d_ *]+?(\s*[,}])/, `$1${bounds.drainTimeoutMs}$2`)
-      .replace(/(\bDRAIN_LIMITS\s*=\s*\{[^}]*\bmaxBytes\s*:\s*)[\d_ *]+?(\s*[,}])/, `$1${bytesText(bounds.drainMaxBytes)}$2`);
+      .replace(new RegExp(String.raw`(${LIMITS_VALUE}[^}]*\btimeoutMs\s*:\s*)[\d_ *]+?(\s*[,}])`), `$1${bounds.drainTimeoutMs}$2`)
+      .replace(new RegExp(String.raw`(${LIMITS_VALUE}[^}]*\bmaxBytes\s*:\s*)[\d_ *]+?(\s*[,}])`), `$1${bytesText(bounds.drainMaxBytes)}$2`);
   }
   const missing = withDependencies(wanted).filter((piece) => !module.pieces.has(piece));
   if (missing.length > 0) {
@@ -80,5 +94,20 @@ export function extendHelperModule(module: HelperModule, wanted: Iterable<PieceN
     const { eol } = style;
     text = `${text.slice(0, text.length - trailing.length)}${eol}${eol}${renderPieces(missing, { style, bounds: module.bounds, exported: true })}${eol}`;
   }
-  return text === module.text ? null : text;
+  return text === module.text ? null : exportLimits(text, style);
+}
+
+/** Whether a module exports its limits (the test written with it shortens them). */
+export function exportsLimits(text: string): boolean {
+  return /^export\s+const\s+DRAIN_LIMITS\b/m.test(text);
+}
+
+/** `const DRAIN_LIMITS = {…};`, as an earlier version wrote it, exported and typed as a new module declares it. */
+function exportLimits(text: string, style: Style): string {
+  const declaration = /^const DRAIN_LIMITS\s*=\s*\{[^}]*\};?[ \t]*(?=\r?$)/m.exec(text);
+  const timeout = limitValue(text, 'timeoutMs');
+  const maxBytes = limitValue(text, 'maxBytes');
+  if (exportsLimits(text) || !declaration || timeout === null || maxBytes === null) return text;
+  const [, ...exported] = renderPieces(['bounds'], { style, bounds: { drainTimeoutMs: timeout, drainMaxBytes: maxBytes }, exported: true }).split(style.eol);
+  return `${text.slice(0, declaration.index)}${exported.join(style.eol)}${text.slice(declaration.index + declaration[0].length)}`;
 }

@@ -12,6 +12,16 @@ import type { Style } from './style.js';
 const BOUNDS = `// Past these limits a drain gives up and closes as the code did (0: no limit).
 const DRAIN_LIMITS = { timeoutMs: %TIMEOUT%, maxBytes: %MAX_BYTES% };`;
 
+/**
+ * The limits of the helper module: exported, so that the test \`drainguard fix\` writes with it can shorten them, and
+ * typed, which TypeScript's \`isolatedDeclarations\` asks of an export.
+ */
+const EXPORTED_BOUNDS = `// Past these limits a drain gives up and closes as the code did (0: no limit).
+«export const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {
+  timeoutMs: %TIMEOUT%,
+  maxBytes: %MAX_BYTES%,
+};»‹export const DRAIN_LIMITS = { timeoutMs: %TIMEOUT%, maxBytes: %MAX_BYTES% };›`;
+
 const CHUNK_SIZE = `/** Bytes of a buffer, characters of a string, else a message's JSON length. */
 function chunkSize(chunk«: unknown»)«: number» {
   if (typeof chunk === 'string') {
@@ -443,12 +453,21 @@ export function renderPieces(names: readonly PieceName[], options: RenderOptions
 }
 
 function renderPiece(piece: Piece, { style, bounds, exported, rename }: RenderOptions): string {
-  let text = piece.template
-    .replace('%TIMEOUT%', String(bounds.drainTimeoutMs))
-    .replace('%MAX_BYTES%', bytesText(bounds.drainMaxBytes))
+  const template = exported && piece.template === BOUNDS ? EXPORTED_BOUNDS : piece.template;
+  const text = template
+    .replaceAll('%TIMEOUT%', String(bounds.drainTimeoutMs))
+    .replaceAll('%MAX_BYTES%', bytesText(bounds.drainMaxBytes))
     .replaceAll('%HAND_OFF%', HAND_OFF_METHOD)
     .replaceAll('%EXPORT%', exported ? 'export ' : '');
-  text = style.typescript ? text.replace(/‹[^›]*›/g, '').replace(/[«»]/g, '') : stripTypes(text.replace(/[‹›]/g, ''));
+  return layOut(text, style, rename);
+}
+
+/**
+ * A template in the repository's style: its TypeScript (`«…»` kept, `‹…›` dropped) or its JavaScript (types dropped),
+ * identifiers renamed, quotes, indentation (written with two spaces), semicolons and line endings as the style says.
+ */
+export function layOut(template: string, style: Style, rename?: ReadonlyMap<string, string>): string {
+  let text = style.typescript ? template.replace(/‹[^›]*›/g, '').replace(/[«»]/g, '') : stripTypes(template.replace(/[‹›]/g, ''));
   if (rename && rename.size > 0) {
     const pattern = new RegExp(`(?<![\\w$.])(${[...rename.keys()].join('|')})\\b`, 'g');
     text = text.replace(pattern, (name: string) => rename.get(name) ?? name);
@@ -458,7 +477,8 @@ function renderPiece(piece: Piece, { style, bounds, exported, rename }: RenderOp
     .split('\n')
     .map((line) => {
       const indent = /^( *)/.exec(line)![1];
-      const laidOut = style.unit.repeat(indent.length / 2) + line.slice(indent.length);
+      // Two spaces are a level; the odd one left is a block comment's ` * `, kept.
+      const laidOut = style.unit.repeat(Math.floor(indent.length / 2)) + ' '.repeat(indent.length % 2) + line.slice(indent.length);
       return style.semi ? laidOut : laidOut.replace(/;$/, '');
     })
     .join(style.eol);

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node, Tree };
@@ -6,17 +8,26 @@ export type { Node, Tree };
 let loading: Promise<Parser> | undefined;
 
 /**
- * The tree-sitter Python parser, loaded once. Both .wasm files are resolved as package files at run
- * time (web-tree-sitter finds its own next to its module; the grammar ships in tree-sitter-python),
- * so the esbuild bundle in dist/ needs no copy of either.
+ * The grammar's .wasm: dist/tree-sitter-python/ of this package (scripts/build.mjs copies it there from the
+ * tree-sitter-python package, a dev dependency), or that package's own copy where dist/ is not built.
+ */
+function grammarPath(): string {
+  const require = createRequire(import.meta.url);
+  const shipped = path.join(path.dirname(require.resolve('drainguard/package.json')), 'dist/tree-sitter-python/tree-sitter-python.wasm');
+  return existsSync(shipped) ? shipped : require.resolve('tree-sitter-python/tree-sitter-python.wasm');
+}
+
+/**
+ * The tree-sitter Python parser, loaded once. Both .wasm files are files of the package at run time
+ * (web-tree-sitter finds its own next to its module; the grammar is in dist/, see grammarPath), so the
+ * esbuild bundles need no copy of either.
  */
 export function pythonParser(): Promise<Parser> {
   loading ??= (async () => {
     // Loaded on the first Python file that passes the pre-filter: a run over JavaScript alone never pays for it.
     const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
-    const require = createRequire(import.meta.url);
-    const language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
+    const language = await Language.load(grammarPath());
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;

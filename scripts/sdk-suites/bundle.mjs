@@ -5,16 +5,17 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * @param {import('./sdks.mjs').Sdk} sdk
+ * @param {import('./sdks.mjs').Sdk} sdk its `entry` (and `tsconfig`, default the checkout's root one)
  * @param {string} dir the SDK checkout
  * @param {string} outfile
  */
 export async function bundleSdk(sdk, dir, outfile) {
+  if (!sdk.entry) throw new Error(`${sdk.name} has no entry to bundle`);
   mkdirSync(path.dirname(outfile), { recursive: true });
   await build({
     absWorkingDir: dir,
     entryPoints: [path.join(dir, sdk.entry)],
-    tsconfig: path.join(dir, 'tsconfig.json'),
+    tsconfig: path.join(dir, sdk.tsconfig ?? 'tsconfig.json'),
     bundle: true,
     platform: 'node',
     format: 'esm',

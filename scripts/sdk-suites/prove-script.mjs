@@ -1,17 +1,14 @@
-// The body `drainguard prove` serves to the SDKs' streaming calls: chat-completion chunks (the shape
-// OpenAI's API and Speakeasy's Mistral SDK parse), then `data: [DONE]`, the kit's default terminal event.
+// The body `drainguard prove` serves to an SDK's streaming call (scripts/sdk-suites/prove.mjs): the
+// events and terminal event of the probe's one peer (probe-calls.mjs), in the script file format
+// `drainguard prove --script` reads. A probe with a second peer (anthropic's fallback request) needs
+// two servers, which prove does not have: it gets no script.
 
-/** What each call must deliver, in order. */
-export const PROVE_EVENT_TEXTS = ['event 0', 'event 1', 'event 2'];
-
-/** The server script, as `drainguard prove --script` reads it. */
-export const PROVE_SCRIPT = {
-  format: 'sse',
-  events: PROVE_EVENT_TEXTS.map((content, i) => ({
-    id: 'chatcmpl-prove',
-    object: 'chat.completion.chunk',
-    created: 1700000000,
-    model: 'probe-model',
-    choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: i === PROVE_EVENT_TEXTS.length - 1 ? 'stop' : null }],
-  })),
-};
+/**
+ * @param {import('./probe-calls.mjs').Probe} probe
+ * @returns {{ format: 'sse', events: unknown[], terminal?: unknown } | null}
+ */
+export function proveScript(probe) {
+  if (probe.peers.length !== 1) return null;
+  const [peer] = probe.peers;
+  return { format: 'sse', events: peer.events, ...(peer.terminal === undefined ? {} : { terminal: peer.terminal }) };
+}

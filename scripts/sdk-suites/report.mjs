@@ -1,5 +1,6 @@
 // Turns one SDK's before/after records into the text the harness prints (and writes to report.md),
 // and decides whether anything got worse.
+import { DEFAULT_DRAIN_MAX_BYTES, MODE_LABELS, formatProbeTable, probeWorse } from './probe-report.mjs';
 import { assertionOf } from './results.mjs';
 
 /** Lines of a check's output shown in the report. */
@@ -34,33 +35,32 @@ function tscLine(tsc) {
   return tsc.diagnostics.length === 0 && tsc.code === 0 ? 'clean' : `${tsc.diagnostics.length} errors (exit ${tsc.code})`;
 }
 
-function endLine(calls, end) {
-  const spacing = end.pauseMs ? `${end.pauseMs} ms apart` : 'back to back';
-  return `  body ended 5 ms after [DONE], ${calls} calls ${spacing}: ${end.connections} connections for ${end.requests} requests, ${end.closedByClient} closed by the client before the end; call ms ${end.callMs.join(' ')}${end.sameEvents ? '' : '; NOT the expected events'}${end.errors.length ? `; errors: ${end.errors.join(' | ')}` : ''}`;
-}
-
-function probeLines(probe) {
-  if (!probe) return ['  (no probe call for this SDK)'];
-  if (probe.error) return [`  probe failed: ${probe.error}`];
-  const { hold, end, endPaced, reset } = probe;
-  const call = (c) =>
-    c.error
-      ? `error after ${c.ms} ms (${c.events} events): ${c.error}`
-      : `${c.events} events${c.sameEvents ? '' : ' (NOT the expected events)'}, last at ${c.lastEventMs} ms, call ended at ${c.ms} ms`;
-  return [
-    `  body held open ${probe.holdMs} ms after [DONE]: ${call(hold.call)}; server: ${hold.serverSaw}`,
-    endLine(probe.calls, end),
-    ...(endPaced ? [endLine(probe.calls, endPaced)] : []),
-    `  connection reset 5 ms after [DONE]: ${call(reset.call)}; ${reset.requests} request(s) (a second one would be a retry)`,
-    ...proveLines(probe.prove),
+/**
+ * `drainguard prove`'s runs of the same call (Node fetch, back to back, every body), original → rewrite:
+ * what prove tells a maintainer for a pull request, from its --json reports.
+ * @param {any} before @param {any} after
+ */
+export function formatProveTable(before, after) {
+  if (!before && !after) return [];
+  const failed = [['original', before], ['rewrite', after]].filter(([, prove]) => prove?.error).map(([which, prove]) => `drainguard prove of the ${which} failed: ${prove.error}`);
+  if (failed.length) return failed;
+  if (!before?.report || !after?.report) return [];
+  const lines = [
+    `\`drainguard prove --calls ${after.report.calls}\` (Node fetch, the calls back to back), original → rewrite:`,
+    '',
+    '| after the terminal event | requests | connections | closed early | slowest return, ms | exit |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
   ];
-}
-
-/** `drainguard prove`'s table for the same call (every server mode), as a pull request would show it. */
-function proveLines(prove) {
-  if (!prove) return [];
-  if (prove.error) return [`  drainguard prove failed: ${prove.error}`];
-  return [`  drainguard prove (exit ${prove.exitCode}):`, '', ...prove.markdown.split('\n'), ''];
+  for (const run of after.report.runs) {
+    const was = before.report.runs.find((r) => r.mode === run.mode);
+    if (!was) continue;
+    const exit = (r) => (r.timedOut ? 'timed out' : String(r.exitCode));
+    lines.push(
+      `| ${MODE_LABELS[run.mode] ?? run.mode} | ${was.requests} → ${run.requests} | ${was.connections} → ${run.connections} | ${was.closedEarly} → ${run.closedEarly} | ` +
+        `${Math.round(was.slowestReturnMs)} → ${Math.round(run.slowestReturnMs)} | ${exit(was)} → ${exit(run)} |`,
+    );
+  }
+  return lines;
 }
 
 /** @param {{ code: number | null, timedOut: boolean }} check */
@@ -143,7 +143,8 @@ function signed(n) {
 
 /**
  * Whether the fix made anything worse than before it: no fix report, a new type error, a hang, a
- * new failure other than one asserting the early close, a check that now fails, a failed probe.
+ * new failure other than one asserting the early close, a check that now fails, a failed probe of the
+ * rewrite, or a probe row where the rewrite is worse than the original (probe-report.mjs).
  * @param {any} r
  */
 export function worseThanBefore(r) {
@@ -155,8 +156,13 @@ export function worseThanBefore(r) {
     c.timedOut.length > 0 ||
     r.after.suite.killed ||
     failedChecks(r).length > 0 ||
-    Boolean(r.after.probe?.error)
+    probeWorse(r.before.probe, r.after.probe, limitsOf(r))
   );
+}
+
+/** The drain's limits the fix was run with. @param {any} r */
+function limitsOf(r) {
+  return r.limits ?? { maxBytes: DEFAULT_DRAIN_MAX_BYTES };
 }
 
 /**
@@ -193,14 +199,64 @@ export function formatSdkReport(r) {
   if (c.fixedFailures.length) lines.push(`failing before, passing after (${c.fixedFailures.length}): ${c.fixedFailures.map((t) => t.key).join('; ')}`);
   if (c.missing.length) lines.push(`ran before, not after (${c.missing.length}): ${c.missing.slice(0, 10).join('; ')}`);
   lines.push(`baseline failures still failing: ${c.stillFailing.length}`);
-  lines.push('probe before the fix:');
-  lines.push(...probeLines(r.before.probe));
-  lines.push('probe after the fix:');
-  lines.push(...probeLines(r.after.probe));
+  lines.push('');
+  lines.push('probe, original → rewrite:');
+  lines.push('');
+  lines.push(...formatProbeTable(r.before.probe, r.after.probe, limitsOf(r)));
+  lines.push('');
+  lines.push(...formatProveTable(r.before.probe?.prove, r.after.probe?.prove));
   lines.push('');
   lines.push('rewrite (git diff):');
   lines.push('```diff');
   lines.push(r.diff.trimEnd() || '(no change)');
   lines.push('```');
+  return lines.join('\n');
+}
+
+/** A suite's counts without its duration (what the results section quotes). @param {import('./results.mjs').SuiteRun} suite */
+function countsOnly(suite) {
+  if (!suite.ran) return suite.killed ? 'killed (hang)' : 'not run';
+  return Object.entries(suite.counts)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+}
+
+/**
+ * One SDK's section for bench/RESULTS.md: the commit, the fix and its sites, the SDK's own checks
+ * before → after, and the probe's table; no path of the machine it ran on.
+ * @param {any} r one SDK's result record (see scripts/sdk-suites.mjs), or its summary.json entry
+ * @returns {string}
+ */
+export function formatResultsSection(r) {
+  const lines = [`### ${r.repo} @ \`${r.commit.slice(0, 12)}\` (\`--sdk ${r.name}\`)`, ''];
+  const sites = r.fix.sites.map((site) => `\`${site.path}:${site.line}:${site.column}\` ${site.status}${site.bound ? ` (bounded by ${site.bound})` : ''}${site.reason ? ` — ${site.reason}` : ''}`);
+  lines.push(`- **Fix** (\`${r.fixCommand}\`, exit ${r.fix.code}): ${sites.length ? sites.join('; ') : 'no site'}${r.fix.error ? `; error: ${r.fix.error}` : ''}.`);
+  const files = (r.files ?? []).map((f) => (f.before ? `\`${f.path}\` ${signed(f.after.lines - f.before.lines)} lines` : `\`${f.path}\` created (${f.after.lines} lines)`));
+  if (files.length) lines.push(`  Changed: ${files.join(', ')}.`);
+  lines.push(`- **Type-check** (\`${r.typecheckCommand}\`): ${tscLine(r.before.tsc)} → ${tscLine(r.after.tsc)}${r.newDiagnostics.length ? `; new: ${r.newDiagnostics.map((d) => `${d.file}(${d.line},${d.column}) ${d.code}`).join(', ')}` : ''}.`);
+  const c = r.comparison;
+  const closeChecks = c.newFailures.filter((test) => test.assertsEarlyClose);
+  const others = c.newFailures.filter((test) => !test.assertsEarlyClose);
+  const suite = [`${countsOnly(r.before.suite)} → ${countsOnly(r.after.suite)}`];
+  if (closeChecks.length) suite.push(`${closeChecks.length} new failures assert the early close itself (${[...new Set(closeChecks.map((t) => `\`${t.site?.source ?? t.key}\``))].join(', ')})`);
+  if (others.length) suite.push(`**${others.length} other new failures**: ${others.map((t) => `${t.key}${t.timedOut ? ' (timed out)' : ''}`).join('; ')}`);
+  if (c.flaky?.length) suite.push(`${c.flaky.length} failed once and passed when run again (flaky under load): ${c.flaky.map((t) => t.key).join('; ')}`);
+  if (r.after.suite.killed) suite.push('**the run was killed (hang)**');
+  lines.push(`- **Tests** (${(r.testCommands ?? []).map((command) => `\`${command}\``).join(', ') || 'the suite'}): ${suite.join('; ')}.`);
+  if (r.checks) {
+    const checks = r.checks.after.map((after) => {
+      const before = r.checks.before.find((check) => check.name === after.name);
+      const worse = after.code !== null && checkGotWorse(before, after);
+      return `\`${after.name}\` ${before ? checkStatus(before) + countsText(before) : 'not run'} → ${checkStatus(after)}${countsText(after)}${worse ? ' (**worse**)' : ''}`;
+    });
+    lines.push(`- **Lint and format on the changed files**: ${checks.join('; ')}.`);
+  } else {
+    lines.push('- **Lint and format on the changed files**: not run.');
+  }
+  lines.push(`- **Worse than before** (\`worseThanBefore\`): ${worseThanBefore(r) ? '**yes**' : 'no'}.`);
+  lines.push('', ...formatProbeTable(r.before.probe, r.after.probe, limitsOf(r)));
+  const prove = formatProveTable(r.before.probe?.prove, r.after.probe?.prove);
+  if (prove.length) lines.push('', ...prove);
   return lines.join('\n');
 }

@@ -7,6 +7,8 @@ export interface TestRun {
   label: string;
   cwd: string;
   command: string[];
+  /** vitest (default) or jest: which reporter and timeout flags the harness adds. */
+  runner?: 'vitest' | 'jest';
 }
 export interface Check {
   name: string;
@@ -24,6 +26,7 @@ export interface Sdk {
   checks: Check[];
   fixPath: string;
   entry?: string;
+  tsconfig?: string;
 }
 export const SDKS: Sdk[];
 export function cloneSource(sdk: { repo: string }, template?: string): { url: string; mirror: boolean };

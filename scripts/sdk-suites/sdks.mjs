@@ -28,7 +28,7 @@ export function cloneSource(sdk, template = process.env.DRAINGUARD_SDK_MIRROR) {
 /**
  * A command run in a folder of the checkout (`cwd`, relative to it).
  * @typedef {{ cwd: string, command: string[] }} Step
- * @typedef {{ label: string, cwd: string, command: string[] }} TestRun  a vitest run; the harness adds reporter and timeout flags
+ * @typedef {{ label: string, cwd: string, command: string[], runner?: 'vitest' | 'jest' }} TestRun  a vitest (default) or jest run; the harness adds reporter and timeout flags
  * @typedef {{ name: string, command: string[] }} Check  run at the checkout's root with the changed files appended
  *
  * @typedef {object} Sdk
@@ -43,6 +43,7 @@ export function cloneSource(sdk, template = process.env.DRAINGUARD_SDK_MIRROR) {
  * @property {Check[]} checks       the repository's own lint and format checks, on the changed files
  * @property {string} fixPath       what `drainguard fix` is pointed at (relative to the checkout)
  * @property {string} [entry]       the SDK's source entry point, bundled for the probe (SDKs with a call in probe-calls.mjs)
+ * @property {string} [tsconfig]    the tsconfig.json the bundle is built with (default: the checkout's root one)
  */
 
 /** pnpm as the repository pins it, without letting it switch itself to another version. */
@@ -66,6 +67,35 @@ export const SDKS = [
     checks: [
       { name: 'lint-generated', command: ['node', './scripts/lint-generated.cjs', '--check'] },
       { name: 'ultracite check', command: ['./node_modules/.bin/ultracite', 'check'] },
+    ],
+    fixPath: 'src/',
+    entry: 'src/index.ts',
+  },
+  {
+    name: 'anthropic-sdk-typescript',
+    repo: 'anthropics/anthropic-sdk-typescript',
+    commit: 'bfa9197f0182084941052be9752c948638421601',
+    node: '22',
+    // packageManager pnpm@10.34.5; CI's ./scripts/bootstrap is `pnpm install`. One lockfile for the
+    // workspace: only the root package (the SDK) is installed, not packages/* (Bedrock, Vertex, …).
+    install: [[...pnpm('10.34.5'), 'install', '--frozen-lockfile', '--ignore-scripts', '--filter', '@anthropic-ai/sdk']],
+    lockfiles: ['pnpm-lock.yaml'],
+    // ./scripts/lint's `tsc` (tsconfig.json has noEmit and covers src, tests, examples).
+    typecheck: { cwd: '.', command: ['./node_modules/.bin/tsc', '-p', 'tsconfig.json'] },
+    // ./scripts/test's root `jest`, without tests/api-resources (the generated suite needs their
+    // Steady mock server on port 4010) and without packages/* (their own SDKs, built from dist/).
+    tests: [
+      {
+        label: 'jest',
+        cwd: '.',
+        runner: 'jest',
+        command: ['./node_modules/.bin/jest', '--maxWorkers=2', '--testPathIgnorePatterns=scripts', '--testPathIgnorePatterns=tests/api-resources'],
+      },
+    ],
+    // ./scripts/lint's `prettier --check` and `eslint`, on the given files.
+    checks: [
+      { name: 'prettier --check', command: ['./node_modules/.bin/prettier', '--check'] },
+      { name: 'eslint', command: ['./node_modules/.bin/eslint'] },
     ],
     fixPath: 'src/',
     entry: 'src/index.ts',
@@ -107,6 +137,7 @@ export const SDKS = [
       { name: 'biome format', command: ['./node_modules/.bin/biome', 'format', '--skip-parse-errors', '--no-errors-on-unmatched', '--max-diagnostics=none'] },
     ],
     fixPath: 'src/',
+    entry: 'src/index.ts',
   },
   {
     name: 'hume-typescript-sdk',
@@ -123,6 +154,8 @@ export const SDKS = [
       { name: 'biome format', command: ['./node_modules/.bin/biome', 'format', '--skip-parse-errors', '--no-errors-on-unmatched', '--max-diagnostics=none'] },
     ],
     fixPath: 'src/',
+    // No probe: the fixed sites are Fern's Stream terminator branches, and no Hume endpoint sets a
+    // terminator (its two streams are NDJSON), so no call of the SDK reaches them.
   },
   {
     name: 'vercel-ai-google',
@@ -146,5 +179,7 @@ export const SDKS = [
     // The root's `pnpm run check` (ultracite: oxlint + oxfmt), on the given files.
     checks: [{ name: 'ultracite check', command: ['./node_modules/.bin/ultracite', 'check'] }],
     fixPath: 'packages/google/src/',
+    entry: 'packages/google/src/index.ts',
+    tsconfig: 'packages/google/tsconfig.json',
   },
 ];

@@ -43,6 +43,9 @@ const FIX_JSON_SCHEMA = {
           error: { type: 'string' },
           diff: { type: 'string' },
           helper: { enum: ['created', 'updated'] },
+          test: { enum: ['created', 'updated', 'not written'] },
+          framework: { enum: ['vitest', 'jest', 'mocha', 'node:test'] },
+          note: { type: 'string' },
           sites: {
             type: 'array',
             items: {
@@ -100,7 +103,11 @@ describe('drainguard fix', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
     expect(readFileSync(join(dir, 'drain-body.ts'), 'utf8')).toBe(expectedHelper('01-ts-while-reader-cancel-return', '.ts'));
-    expect(result.stdout).toBe('drain-body.ts  helper module created\nclient.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
+    // With no test framework and no test in the repository, the test of the module is a node:test file beside it.
+    expect(result.stdout).toBe(
+      'drain-body.ts  helper module created\ndrain-body.test.ts  test of the helper module created (node:test)\nclient.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n',
+    );
+    expect(readFileSync(join(dir, 'drain-body.test.ts'), 'utf8')).toContain("\nimport { describe, it } from 'node:test';\nimport { DRAIN_LIMITS, drainReader } from './drain-body.js';\n");
   });
 
   it('checks only the files it rewrites: a modified file it does not touch is no reason to refuse', async () => {
@@ -144,10 +151,13 @@ describe('drainguard fix', () => {
     expect(second.code).toBe(0);
     const report = parseFixJson(second);
     // The module the first run made (in a/, still uncommitted) is found and given the pieces b/final.ts needs.
-    expect(report.files.map((file) => [file.path, file.changed, file.helper])).toEqual([
+    expect(report.files.map((file) => [file.path, file.changed, file.helper ?? file.test])).toEqual([
       [join(dir, 'a/drain-body.ts'), true, 'updated'],
+      [join(dir, 'a/drain-body.test.ts'), true, 'updated'],
       [join(dir, 'b/final.ts'), true, undefined],
     ]);
+    // The module's test, which the first run wrote, now tests the piece it gained.
+    expect(readFileSync(join(dir, 'a/drain-body.test.ts'), 'utf8')).toContain("\ndescribe('drainable', { timeout: 10_000 }, () => {\n");
     expect(readFileSync(join(dir, 'b/final.ts'), 'utf8')).toBe(expectedOutput('05-ts-for-await-return-value', '.ts').replace("from './drain-body.js'", "from '../a/drain-body.js'"));
     const module = readFileSync(join(dir, 'a/drain-body.ts'), 'utf8');
     expect(module.startsWith(expectedHelper('01-ts-while-reader-cancel-return', '.ts').trimEnd())).toBe(true);
@@ -170,7 +180,7 @@ describe('drainguard fix', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(join(dir, 'budget.ts'), 'utf8')).toBe(`${inputOf('16-ts-budget-custom', '.ts')}\n`);
     expect(readdirSync(dir).sort()).toEqual(['.git', 'budget.ts']);
-    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,85 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+const DRAIN_LIMITS = { timeoutMs: 2500, maxBytes: 128 * 1024 };\n');
+    expect(result.stdout).toContain('--- /dev/null\n+++ b/drain-body.ts\n@@ -0,0 +1,88 @@\n+// Past these limits a drain gives up and closes as the code did (0: no limit).\n+export const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {\n+  timeoutMs: 2500,\n+  maxBytes: 128 * 1024,\n+};\n');
     expect(result.stdout).toContain('--- a/budget.ts\n+++ b/budget.ts\n');
     expect(result.stdout).toContain('-      await reader.cancel();\n+      void drainReader(reader, () => reader.cancel());\n');
     expect(result.stderr).toContain('(dry run: nothing written)'); // with --print, stdout holds only the diffs
@@ -194,10 +204,12 @@ describe('drainguard fix', () => {
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 2, fixed: 1, manual: 1, errors: 0 });
     expect(report.files.map((file) => [file.path, file.changed])).toEqual([
       [join(dir, 'drain-body.ts'), true],
+      [join(dir, 'drain-body.test.ts'), true],
       [join(dir, 'a.ts'), true],
       [join(dir, 'b.ts'), false],
     ]);
-    expect(report.files[2].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
+    expect(report.files[1]).toEqual({ path: join(dir, 'drain-body.test.ts'), changed: true, sites: [], test: 'created', framework: 'node:test' });
+    expect(report.files[3].sites).toEqual([{ line: 8, column: 14, status: 'manual', reason: 'the close is used as a value, not as a statement of its own' }]);
   });
 
   it('says what keeps the connections of the sites left manual meanwhile (the transports)', async () => {
@@ -232,7 +244,7 @@ describe('drainguard fix', () => {
     expect(readFileSync(locked, 'utf8')).toBe(inputOf('02-js-while-reader-cancel-break', '.js'));
     expect(readFileSync(join(dir, 'open.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts'));
     // The TypeScript file imports the module; the JavaScript one would have had its own copy.
-    expect(readdirSync(dir).sort()).toEqual(['drain-body.ts', 'locked.js', 'open.ts']);
+    expect(readdirSync(dir).sort()).toEqual(['drain-body.test.ts', 'drain-body.ts', 'locked.js', 'open.ts']);
   });
 
   it('keeps CRLF line endings and a byte order mark', async () => {

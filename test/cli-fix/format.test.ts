@@ -29,10 +29,11 @@ describe('drainguard fix: a formatter that cannot run', () => {
       code: 0,
       stdout:
         'src/drain-body.ts  helper module created\n' +
+        'src/drain-body.test.ts  test of the helper module created (node:test)\n' +
         'src/client.ts:11:13  fixed\n' +
         `.prettierrc  not formatted: prettier cannot load its configuration: Invalid configuration for file "src/client.ts": YAML Error in ".prettierrc": Unexpected , in flow map at line 1, column 17: { "semi": false,, }; ` +
-        "2 written files laid out as drainguard writes them (the settings the configuration states, else the file's own style): " +
-        "run the repository's formatter on them: node_modules/.bin/prettier --write src/drain-body.ts src/client.ts\n" +
+        "3 written files laid out as drainguard writes them (the settings the configuration states, else the file's own style): " +
+        "run the repository's formatter on them: node_modules/.bin/prettier --write src/drain-body.ts src/drain-body.test.ts src/client.ts\n" +
         '1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n',
       stderr: '',
     });
@@ -50,8 +51,8 @@ describe('drainguard fix: a formatter that cannot run', () => {
         formatter: 'prettier',
         config: join(dir, '.prettierrc'),
         reason: `prettier cannot load its configuration: ${join(dir, 'src/client.ts')}: Error: Cannot find package 'prettier-plugin-not-installed' imported from ${join(dir, 'noop.js')}`,
-        files: [join(dir, 'src/drain-body.ts'), join(dir, 'src/client.ts')],
-        run: 'node_modules/.bin/prettier --write src/drain-body.ts src/client.ts',
+        files: [join(dir, 'src/drain-body.ts'), join(dir, 'src/drain-body.test.ts'), join(dir, 'src/client.ts')],
+        run: 'node_modules/.bin/prettier --write src/drain-body.ts src/drain-body.test.ts src/client.ts',
       },
     ]);
     expect(readFileSync(join(dir, 'src/client.ts'), 'utf8')).toBe(expectedOutput);
@@ -65,10 +66,11 @@ describe('drainguard fix: a formatter that cannot run', () => {
     const result = await runCli(['fix', '--no-verify', '--dry', '.'], dir);
     expect(result.stdout).toBe(
       'drain-body.ts  helper module created (not written)\n' +
+        'drain-body.test.ts  test of the helper module created (node:test) (not written)\n' +
         'client.ts:11:13  fixed\n' +
         'package.json  not formatted: prettier is not installed here (no node_modules/.bin/prettier); ' +
-        "2 changed files laid out as drainguard writes them (the settings the configuration states, else the file's own style): " +
-        "run the repository's formatter on them: npx prettier --write drain-body.ts client.ts\n" +
+        "3 changed files laid out as drainguard writes them (the settings the configuration states, else the file's own style): " +
+        "run the repository's formatter on them: npx prettier --write drain-body.ts drain-body.test.ts client.ts\n" +
         '1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors (dry run: nothing written)\n',
     );
   });
@@ -76,7 +78,11 @@ describe('drainguard fix: a formatter that cannot run', () => {
   it('a configuration that loads: the rewrite is formatted with it and nothing is reported', async () => {
     const dir = prettierProject('fix-prettierrc-good', '{ "singleQuote": true }\n');
     const result = await runCli(['fix', '--no-verify', 'src'], dir);
-    expect(result).toEqual({ code: 0, stdout: 'src/drain-body.ts  helper module created\nsrc/client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n', stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'src/drain-body.ts  helper module created\nsrc/drain-body.test.ts  test of the helper module created (node:test)\nsrc/client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n',
+      stderr: '',
+    });
     expect(readFileSync(join(dir, 'src/client.ts'), 'utf8')).toBe(expectedOutput);
   });
 });

@@ -14,7 +14,9 @@ describe('drainguard fix: the helper module', () => {
     const result = await runCli(['fix', '--helper-path', 'src/lib/drain', 'src'], dir);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('src/lib/drain.ts  helper module created\nsrc/client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
+    expect(result.stdout).toBe(
+      'src/lib/drain.ts  helper module created\nsrc/lib/drain.test.ts  test of the helper module created (node:test)\nsrc/client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n',
+    );
     expect(readFileSync(join(dir, 'src/client.ts'), 'utf8')).toBe(expectedOutput('01-ts-while-reader-cancel-return', '.ts').replace("from './drain-body.js'", "from './lib/drain.js'"));
     expect(readFileSync(join(dir, 'src/lib/drain.ts'), 'utf8')).toBe(expectedHelper('01-ts-while-reader-cancel-return', '.ts'));
   });
@@ -53,11 +55,11 @@ describe('drainguard fix: the helper module', () => {
     copyFixtureInput('02-js-while-reader-cancel-break', '.js', dir, 'client.js');
     const result = await runCli(['fix', '--drain-timeout-ms', '250', '--drain-max-bytes', '4096', '--json'], dir);
     expect(result.code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['client.js', 'drain-body.js']);
+    expect(readdirSync(dir).sort()).toEqual(['client.js', 'drain-body.js', 'drain-body.test.js']);
     const module = readFileSync(join(dir, 'drain-body.js'), 'utf8');
     expect(module.split('\n').slice(0, 2)).toEqual([
       '// Past these limits a drain gives up and closes as the code did (0: no limit).',
-      'const DRAIN_LIMITS = { timeoutMs: 250, maxBytes: 4 * 1024 };',
+      'export const DRAIN_LIMITS = { timeoutMs: 250, maxBytes: 4 * 1024 };',
     ]);
     expect(module).toContain('\nexport function drainReader(reader, close) {\n');
     expect(parseFixJson(result).files[0]).toEqual({ path: join(dir, 'drain-body.js'), changed: true, sites: [], helper: 'created' });
@@ -142,6 +144,7 @@ describe('drainguard fix: the helper module', () => {
     const files = parseFixJson(result).files.map((file) => [file.path.slice(dir.length + 1), file.sites]);
     expect(files).toEqual([
       ['src/wrapper/drain-body.ts', []],
+      ['src/wrapper/drain-body.test.ts', []],
       ['src/kept.ts', [{ line: 9, column: 13, status: 'fixed' }]],
     ]);
   });

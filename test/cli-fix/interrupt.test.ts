@@ -133,6 +133,6 @@ describe('Ctrl-C', () => {
     const [code] = await run.exited;
     expect(code).toBe(0);
     expect(readFileSync(join(dir, 'client.ts'), 'utf8')).toBe(output);
-    expect(run.stdout()).toBe('drain-body.ts  helper module created\nclient.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
+    expect(run.stdout()).toBe('drain-body.ts  helper module created\ndrain-body.test.ts  test of the helper module created (node:test)\nclient.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n');
   }, 60_000);
 });

@@ -63,13 +63,24 @@ describe('drainguard fix --dry --print > p.diff && git apply p.diff', () => {
     expect(run.code, run.stderr).toBe(0);
     const patch = readFileSync(path.join(client, 'p.diff'), 'utf8');
     // In a subdirectory git apply reads the paths relative to it, so they are relative to it here.
-    // The helper module the rewrites import comes first, as a new file.
-    expect(headerLines(patch)).toEqual(['--- /dev/null', '+++ b/src/drain-body.ts', '--- a/src/legacy.ts', '+++ b/src/legacy.ts', '--- a/src/stream.ts', '+++ b/src/stream.ts']);
+    // The helper module the rewrites import comes first, as a new file, then its test.
+    expect(headerLines(patch)).toEqual([
+      '--- /dev/null',
+      '+++ b/src/drain-body.ts',
+      '--- /dev/null',
+      '+++ b/src/drain-body.test.ts',
+      '--- a/src/legacy.ts',
+      '+++ b/src/legacy.ts',
+      '--- a/src/stream.ts',
+      '+++ b/src/stream.ts',
+    ]);
     expect(patch.startsWith('--- /dev/null\n+++ b/src/drain-body.ts\n@@ -0,0 +1,')).toBe(true);
     expect(patch).not.toContain('fixed');
     expect(run.stderr).toContain('2 sites: 2 fixed, 0 manual, 0 errors (dry run: nothing written)');
     expectClientFixed(repo);
-    expect(git(repo, 'status', '--porcelain')).toBe(' M packages/client/src/legacy.ts\n M packages/client/src/stream.ts\n?? packages/client/p.diff\n?? packages/client/src/drain-body.ts\n');
+    expect(git(repo, 'status', '--porcelain')).toBe(
+      ' M packages/client/src/legacy.ts\n M packages/client/src/stream.ts\n?? packages/client/p.diff\n?? packages/client/src/drain-body.test.ts\n?? packages/client/src/drain-body.ts\n',
+    );
   });
 
   it('for files outside the working directory, writes paths relative to the top of their work tree (not ../)', () => {
@@ -82,6 +93,8 @@ describe('drainguard fix --dry --print > p.diff && git apply p.diff', () => {
     expect(headerLines(patch)).toEqual([
       '--- /dev/null',
       '+++ b/packages/client/src/drain-body.ts',
+      '--- /dev/null',
+      '+++ b/packages/client/src/drain-body.test.ts',
       '--- a/packages/client/src/legacy.ts',
       '+++ b/packages/client/src/legacy.ts',
       '--- a/packages/client/src/stream.ts',
@@ -96,13 +109,21 @@ describe('drainguard fix --dry --print > p.diff && git apply p.diff', () => {
     const root = tempProject({ 'client/stream.ts': tsClient.input, 'tools/.keep': '' });
     const run = shell(`node "${CLI}" fix --dry --print ../client > ../p.diff`, path.join(root, 'tools'));
     expect(run.code, run.stderr).toBe(0);
-    expect(headerLines(readFileSync(path.join(root, 'p.diff'), 'utf8'))).toEqual(['--- /dev/null', '+++ b/client/drain-body.ts', '--- a/client/stream.ts', '+++ b/client/stream.ts']);
+    expect(headerLines(readFileSync(path.join(root, 'p.diff'), 'utf8'))).toEqual([
+      '--- /dev/null',
+      '+++ b/client/drain-body.ts',
+      '--- /dev/null',
+      '+++ b/client/drain-body.test.ts',
+      '--- a/client/stream.ts',
+      '+++ b/client/stream.ts',
+    ]);
     expect(readFileSync(path.join(root, 'client/stream.ts'), 'utf8')).toBe(tsClient.input);
 
     const applied = shell('git apply p.diff', root);
     expect(applied.code, applied.stderr).toBe(0);
     expect(readFileSync(path.join(root, 'client/stream.ts'), 'utf8')).toBe(tsClient.output);
     expect(readFileSync(path.join(root, 'client/drain-body.ts'), 'utf8')).toBe(helperModule);
+    expect(readFileSync(path.join(root, 'client/drain-body.test.ts'), 'utf8')).toContain("from './drain-body.js';\n");
   });
 });
 
@@ -112,10 +133,11 @@ describe('drainguard fix --print --json', () => {
     const json = await runCli(['fix', '--dry', '--print', '--json'], dir);
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout) as { files: { path: string; changed: boolean; diff?: string }[] };
-    expect(report.files.map((file) => path.relative(dir, file.path))).toEqual(['src/drain-body.ts', 'src/stream.ts']);
+    expect(report.files.map((file) => path.relative(dir, file.path))).toEqual(['src/drain-body.ts', 'src/drain-body.test.ts', 'src/stream.ts']);
     const printed = await runCli(['fix', '--dry', '--print'], dir);
     expect(report.files[0].diff).toMatch(/^-{3} \/dev\/null\n\+{3} b\/src\/drain-body\.ts\n@@ /);
-    expect(report.files[1].diff).toMatch(/^-{3} a\/src\/stream\.ts\n\+{3} b\/src\/stream\.ts\n@@ /);
+    expect(report.files[1].diff).toMatch(/^-{3} \/dev\/null\n\+{3} b\/src\/drain-body\.test\.ts\n@@ /);
+    expect(report.files[2].diff).toMatch(/^-{3} a\/src\/stream\.ts\n\+{3} b\/src\/stream\.ts\n@@ /);
     expect(report.files.map((file) => `${file.diff!}\n`).join('')).toBe(printed.stdout);
 
     const withoutPrint = JSON.parse((await runCli(['fix', '--dry', '--json'], dir)).stdout) as { files: Record<string, unknown>[] };
@@ -135,10 +157,10 @@ describe('drainguard fix on a terminal', () => {
     expect(tty.status).toBe(0);
     const screen = tty.stdout;
     expect(screen).toContain('[1/2] a.ts');
-    // The diffs (the helper module's, then each file's) come after every file is rewritten, right after an erase of
-    // the line: the progress text is gone, not drawn over.
+    // The diffs (the helper module's and its test's, then each file's) come after every file is rewritten, right after
+    // an erase of the line: the progress text is gone, not drawn over.
     const headers = [...screen.matchAll(/--- (a\/|\/dev\/null)/g)].map((match) => match.index);
-    expect(headers).toHaveLength(3);
+    expect(headers).toHaveLength(4);
     expect(screen.slice(headers[0] - 5, headers[0])).toBe('\r\u001b[2K');
     expect(screen.slice(headers[0])).not.toContain('[2/2]');
   });

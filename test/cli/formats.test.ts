@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -12,7 +13,7 @@ import {
   UNPARSABLE_JS,
   UNPARSABLE_NO_CLOSE_WORDS_JS,
 } from './sources.js';
-import { CLI, RULE_ID, parseJson, resultFor, runCli, tempProject } from './helpers.js';
+import { CLI, ROOT, RULE_ID, parseJson, resultFor, runCli, tempProject } from './helpers.js';
 import { sarifValidator } from './sarif-schema.js';
 
 const ANSI = /\u001b\[/;
@@ -172,6 +173,20 @@ describe('drainguard lint --format sarif', () => {
       region: { startLine: 2, startColumn: 37 },
     });
     expect(sarifRun.results).toHaveLength(2);
+  });
+
+  it('gives every rule and notification descriptor a help link to a docs page and heading of this repository', async () => {
+    const dir = tempProject({ 'math.js': NO_CLOSE_WORDS_JS });
+    const run = await runCli(['lint', '--format', 'sarif'], dir);
+    const { driver } = (JSON.parse(run.stdout) as { runs: { tool: { driver: { rules: { id: string; helpUri?: string }[]; notifications: { id: string; helpUri?: string }[] } } }[] }).runs[0].tool;
+    expect([...driver.rules, ...driver.notifications].map(({ id, helpUri }) => [id, helpUri])).toEqual([
+      [RULE_ID, 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md'],
+      ['drainguard/parse-error', 'https://github.com/drainguard/drainguard/blob/main/docs/cli.md#files-that-do-not-parse'],
+      ['drainguard/file-not-checked', 'https://github.com/drainguard/drainguard/blob/main/docs/cli.md#files-that-cannot-be-checked'],
+    ]);
+    const cli = readFileSync(path.join(ROOT, 'docs/cli.md'), 'utf8');
+    expect(cli).toContain('\n### Files that do not parse\n');
+    expect(cli).toContain('\n### Files that cannot be checked\n');
   });
 
   it('prints a valid log with no results for a clean tree (exit 0)', async () => {

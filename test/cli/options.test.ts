@@ -59,6 +59,7 @@ describe('rule options in lint and fix', () => {
     const fix = await runCli(['fix', '--dry', '--json', ...CUSTOM], dir);
     expect(parseFixJson(fix).files.map(({ path: file, sites }) => [path.basename(file), sites])).toEqual([
       ['drain-body.js', []],
+      ['drain-body.test.js', []],
       ['eos.js', [{ line: 7, column: 13, status: 'fixed' }]],
     ]);
   });

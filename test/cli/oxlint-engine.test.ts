@@ -126,6 +126,22 @@ describe('toResults', () => {
     expect(unsuggested.size).toBe(0);
   });
 
+  it('gives no result at all for a diagnostic without a filename (oxlint could not open a file), instead of throwing', () => {
+    // oxlint 1.94's own words for a file that is not UTF-8: a diagnostic with no filename and no labels.
+    const cannotOpen = { message: 'Failed to open file /project/latin1.js with error "stream did not contain valid UTF-8"', severity: 'error', labels: [] } as OxlintDiagnostic;
+    const { results, unsuggested } = toResults(
+      [
+        { filePath: '/project/f.js', text: 'x.cancel();\n' },
+        { filePath: '/project/latin1.js', text: '// caf\uFFFD\n' },
+      ],
+      [diagnostic('f.js', EXPLICIT, 0, 10), cannotOpen],
+      new Map(),
+      CWD,
+    );
+    expect(results.size).toBe(0);
+    expect(unsuggested.size).toBe(0);
+  });
+
   it('takes the message id from the record, not from the text, and gives none without a record', () => {
     const { results } = toResults(
       [

@@ -78,11 +78,41 @@ describe('drainguard usage errors and help', () => {
     for (const option of ['--format', '--types', '--terminal-pattern', '--close-method', '--no-color']) expect(lintHelp.stdout).toContain(option);
   });
 
-  it('prints the package version with --version and -v', async () => {
-    for (const args of [['--version'], ['-v'], ['lint', '--version'], ['lint', '-v'], ['fix', '-v']]) {
-      const run = await runCli(args, dir);
+  it('prints the package version with --version and -v, for every command', async () => {
+    const runs = [[], ['lint'], ['fix'], ['serve'], ['prove']].flatMap((command) => ['--version', '-v'].map((flag) => [...command, flag]));
+    for (const [args, run] of await Promise.all(runs.map(async (args) => [args, await runCli(args, dir)] as const))) {
       expect(run, args.join(' ')).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
     }
+  });
+
+  it("lists -h, --help and -v, --version in every command's help", async () => {
+    const commands = [[], ['lint'], ['fix'], ['serve'], ['prove']];
+    const helps = await Promise.all(commands.map((command) => runCli([...command, '--help'], dir)));
+    for (const [i, command] of commands.entries()) {
+      const lines = helps[i].stdout.split('\n');
+      expect(lines.filter((line) => /^ {2}-h, --help +show this help$/.test(line)), command.join(' ')).toHaveLength(1);
+      expect(lines.filter((line) => /^ {2}-v, --version +print the version$/.test(line)), command.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('drainguard help [command] prints the same help as --help, on stdout (exit 0)', async () => {
+    const main = await runCli(['--help'], dir);
+    expect(await runCli(['help'], dir)).toEqual({ code: 0, stdout: main.stdout, stderr: '' });
+    expect(main.stdout).toContain('\n  help [command]    show this help, or the options of a command\n');
+    await Promise.all(
+      ['lint', 'fix', 'serve', 'prove'].map(async (command) => {
+        const [own, viaHelp] = await Promise.all([runCli([command, '--help'], dir), runCli(['help', command], dir)]);
+        expect(own.stdout.startsWith(`Usage: drainguard ${command} `)).toBe(true);
+        expect(viaHelp, command).toEqual({ code: 0, stdout: own.stdout, stderr: '' });
+      }),
+    );
+    expect(await runCli(['help', 'help'], dir)).toEqual({ code: 0, stdout: main.stdout, stderr: '' });
+  });
+
+  it('drainguard help with an unknown command or too many words is a usage error', async () => {
+    await expectUsageError(['help', 'lnit'], `drainguard: unknown command 'lnit' (did you mean lint?)\n${MAIN_HINT}`);
+    await expectUsageError(['help', 'lint', 'fix'], `drainguard help: takes one command, got 'fix' after 'lint'\n${MAIN_HINT}`);
+    await expectUsageError(['hepl'], `drainguard: unknown command 'hepl' (did you mean help?)\n${MAIN_HINT}`);
   });
 
   it('rejects a missing path with exit 2, names it, and lints nothing', async () => {

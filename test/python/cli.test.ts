@@ -1,8 +1,8 @@
 // The CLI on Python files: walking, the three formats, exit codes, fix (json, print, write).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_ID, parseFixJson, parseJson, resultFor, runCli, tempProject } from '../cli/helpers.js';
+import { RULE_ID, parseFixJson, parseJson, resultFor, runCli, tempProject, writeFiles } from '../cli/helpers.js';
 import { sarifValidator } from '../cli/sarif-schema.js';
 import { loadPythonFixtures } from './fixture-cases.js';
 
@@ -48,7 +48,7 @@ describe('drainguard lint on Python files', () => {
     const run = await runCli(['lint', '--format', 'json', '--terminal-pattern', '^eos$', 'eos.py'], dir);
     expect(run.code).toBe(1);
     expect(resultFor(parseJson(run), path.join(dir, 'eos.py')).messages.map((m) => [m.line, m.column, m.endLine, m.endColumn])).toEqual([[9, 23, 9, 40]]);
-    const fix = await runCli(['fix', '--dry', '--json', '--terminal-pattern', '^eos$'], dir);
+    const fix = await runCli(['fix', '--dry', '--json', '--no-test', '--terminal-pattern', '^eos$'], dir);
     expect(parseFixJson(fix).files.map((file) => file.sites)).toEqual([[{ line: 9, column: 23, status: 'fixed' }]]);
   });
 
@@ -114,19 +114,27 @@ describe('drainguard fix on Python files', () => {
     expect(dry.code).toBe(1);
     const report = parseFixJson(dry);
     expect(report.summary).toEqual({ filesScanned: 3, sitesFound: 3, fixed: 2, manual: 1, errors: 0 });
-    expect(report.files.map((file) => [path.relative(dir, file.path), file.changed, file.sites])).toEqual([
-      ['a/transport.py', true, shape1.sites],
-      ['b/stream.py', true, shape4.sites],
-      ['c/manual.py', false, manual.sites],
+    expect(report.files.map((file) => [path.relative(dir, file.path), file.changed, file.sites, file.test, file.framework])).toEqual([
+      ['a/transport.py', true, shape1.sites, undefined, undefined],
+      ['b/stream.py', true, shape4.sites, undefined, undefined],
+      ['c/manual.py', false, manual.sites, undefined, undefined],
+      // The test of each module's drain helper, in a tests/ folder of its project (there is none yet).
+      [path.join('a', 'tests', 'test_transport_drain.py'), true, [], 'created', 'pytest'],
+      [path.join('b', 'tests', 'test_stream_drain.py'), true, [], 'created', 'pytest'],
     ]);
     expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape1.input);
+    expect(existsSync(path.join(dir, 'a/tests'))).toBe(false);
 
     const run = await runCli(['fix'], dir);
     expect(run.code).toBe(1);
     expect(readFileSync(path.join(dir, 'a/transport.py'), 'utf8')).toBe(shape1.output);
     expect(readFileSync(path.join(dir, 'b/stream.py'), 'utf8')).toBe(shape4.output);
+    const test = readFileSync(path.join(dir, 'a/tests/test_transport_drain.py'), 'utf8');
+    expect(test).toMatch(/^from transport import _adrain_response$/m);
     const again = await runCli(['fix', '--json'], dir);
-    expect(parseFixJson(again).summary).toEqual({ filesScanned: 3, sitesFound: 1, fixed: 0, manual: 1, errors: 0 });
+    expect(parseFixJson(again).summary).toEqual({ filesScanned: 5, sitesFound: 1, fixed: 0, manual: 1, errors: 0 });
+    expect(parseFixJson(again).files.map((file) => path.relative(dir, file.path))).toEqual(['c/manual.py']);
+    expect(readFileSync(path.join(dir, 'a/tests/test_transport_drain.py'), 'utf8')).toBe(test);
   });
 
   it('--print shows a unified diff of the Python rewrite', async () => {
@@ -148,6 +156,36 @@ describe('drainguard fix on Python files', () => {
     expect(run.stdout).toContain('+    left = 4096\n');
     expect(run.stdout).toContain('+def _drain_response(response, events: Iterator[object], budget: float = 0.025) -> None:\n');
     expect(run.stdout).toContain('+            _drain_response(response, line_iterator)\n             response.shutdown()\n');
+  });
+
+  it('--print shows the test of the drain helper too, as a new file git apply creates; the human report names it on its own line', async () => {
+    const dir = project();
+    const run = await runCli(['fix', '--dry', '--print', 'a/transport.py'], dir, { NO_COLOR: '1' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--- /dev/null\n+++ b/a/tests/test_transport_drain.py\n');
+    expect(run.stdout).toContain('+# Tests of the drain helper, written by drainguard fix with its module (and\n');
+    expect(run.stderr).toContain(`${path.join('a', 'tests', 'test_transport_drain.py')}  test of the helper module created (pytest) (not written)\n`);
+    expect(existsSync(path.join(dir, 'a/tests'))).toBe(false);
+  });
+
+  it('--no-test writes no test; a file drainguard did not write where the test goes is left as it is, and the report says why', async () => {
+    const dir = project();
+    const none = await runCli(['fix', '--json', '--no-test', 'a/transport.py'], dir);
+    expect(parseFixJson(none).files.map((file) => path.relative(dir, file.path))).toEqual(['a/transport.py']);
+    expect(existsSync(path.join(dir, 'a/tests'))).toBe(false);
+
+    const mine = 'def test_mine() -> None:\n    assert True\n';
+    writeFiles(dir, { 'b/tests/test_stream_drain.py': mine });
+    const run = await runCli(['fix', '--json', 'b/stream.py'], dir);
+    expect(run.code).toBe(0);
+    expect(parseFixJson(run).files.at(-1)).toEqual({
+      path: path.join(dir, 'b/tests/test_stream_drain.py'),
+      changed: false,
+      sites: [],
+      test: 'not written',
+      note: 'a file drainguard did not write is there; it is left as it is',
+    });
+    expect(readFileSync(path.join(dir, 'b/tests/test_stream_drain.py'), 'utf8')).toBe(mine);
   });
 
   it('a file that does not parse is named with the error CPython gives, as lint names it', async () => {

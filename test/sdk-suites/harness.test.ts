@@ -4,6 +4,7 @@
 // after, bounding a hung command, and the probe's real server. No network: git runs on local
 // repositories made here.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,9 +21,16 @@ import {
 } from '../../scripts/sdk-suites/results.mjs';
 import { run } from '../../scripts/sdk-suites/run.mjs';
 import { changedFiles, lineStats, parsePorcelain, runChecks, runChecksBefore } from '../../scripts/sdk-suites/checks.mjs';
-import { checkGotWorse, diagnosticCounts, failedChecks, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
+import { checkGotWorse, diagnosticCounts, failedChecks, formatProveTable, formatResultsSection, formatSdkReport, worseThanBefore } from '../../scripts/sdk-suites/report.mjs';
 import { cloneSource } from '../../scripts/sdk-suites/sdks.mjs';
-import { startProbeServer } from '../../scripts/sdk-suites/probe-server.mjs';
+import { bodyCounter, countingDispatcher, countingHttpAgent, terminalEnd } from '../../scripts/sdk-suites/probe-bytes.mjs';
+import { drainMaxBytes, formatProbeTable, mergeRemeasured, p50max, probeRows, probeWorse, rowsToRemeasure, rowWorse, summarize } from '../../scripts/sdk-suites/probe-report.mjs';
+import { PROBES } from '../../scripts/sdk-suites/probe-calls.mjs';
+import { proveScript } from '../../scripts/sdk-suites/prove-script.mjs';
+import { startStreamServer } from '../support/testing-kit.mjs';
+
+/** node-fetch 2 (CommonJS, untyped): a fetch whose bodies are Node streams. */
+const nodeFetch = createRequire(import.meta.url)('node-fetch') as (url: string, init: { agent: unknown }) => Promise<Response>;
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -138,68 +146,6 @@ describe('run', () => {
   });
 });
 
-describe('probe server', () => {
-  async function readAll(url: string, cancelAtDone: boolean) {
-    const response = await fetch(url, { method: 'POST', body: '{}' });
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      if (cancelAtDone && text.includes('data: [DONE]')) {
-        await reader.cancel();
-        break;
-      }
-    }
-    return text;
-  }
-
-  it('streams chat-completion chunks and [DONE]; a client that reads to EOF reuses its connection', async () => {
-    const server = await startProbeServer({ events: 2 });
-    try {
-      const texts: string[] = [];
-      for (let i = 0; i < 5; i++) texts.push(await readAll(`${server.url}/v1/chat/completions`, false));
-      expect(texts[0]).toBe(
-        [
-          'data: {"id":"chatcmpl-probe","object":"chat.completion.chunk","created":1700000000,"model":"probe-model","choices":[{"index":0,"delta":{"role":"assistant","content":"event 0"},"finish_reason":null}]}',
-          'data: {"id":"chatcmpl-probe","object":"chat.completion.chunk","created":1700000000,"model":"probe-model","choices":[{"index":0,"delta":{"role":"assistant","content":"event 1"},"finish_reason":"stop"}]}',
-          'data: [DONE]',
-          ': end of stream',
-          '',
-        ].join('\n\n'),
-      );
-      // undici may open one spare connection (as in bench/RESULTS.md's hand-drained runs); an early
-      // close would open one per call.
-      expect(server.connections()).toBeLessThanOrEqual(2);
-      expect(server.log().map((r) => r.closedByClient)).toEqual([false, false, false, false, false]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('in hold mode records the close of a client that cancels at [DONE]; in reset mode the reader sees the reset', async () => {
-    const server = await startProbeServer({ events: 1, holdMs: 60_000 });
-    try {
-      server.setMode('hold');
-      await readAll(server.url, true);
-      await server.waitFor(() => server.log()[0]?.closedAt > 0);
-      const [held] = server.log();
-      expect(held).toMatchObject({ mode: 'hold', closedByClient: true, endedAt: 0 });
-      expect(held.closedAt).toBeGreaterThanOrEqual(held.terminalAt);
-
-      server.reset();
-      server.setMode('reset');
-      await expect(readAll(server.url, false)).rejects.toThrow();
-      expect(server.log()).toHaveLength(1);
-      expect(server.log()[0]).toMatchObject({ mode: 'reset', endedAt: 0 });
-    } finally {
-      await server.close();
-    }
-  });
-});
-
 describe('assertion sites', () => {
   it('finds the failing line in the test file and tells a check of the early close from other assertions', () => {
     const root = mkdtempSync(join(tmpdir(), 'sdk-suites-'));
@@ -224,6 +170,29 @@ describe('assertion sites', () => {
   });
 });
 
+const TEXTS = ['event 0', 'event 1', 'event 2'];
+const MODES = ['end', 'silent', 'trickle', 'flood', 'endless', 'reset'];
+
+/** One scenario of a probe (probe.mjs), two calls. */
+function scenario({ connections = 2, bytes = [17, 17], wait = [1, 2], letGo = [20, 21], errors = [null, null] as (string | null)[], messages = [TEXTS, TEXTS], openAtEnd = 0, unhandled = [] as string[] } = {}) {
+  return {
+    connections,
+    requests: 2,
+    openAtEnd,
+    closedEarly: 0,
+    letGoMs: letGo,
+    calls: [0, 1].map((i) => ({ messages: messages[i], error: errors[i], waitMs: wait[i], bytesAfterTerminal: bytes[i] })),
+    unhandled,
+  };
+}
+
+/** A probe's output: every mode with the default scenarios, but those given. */
+function probeResult(modes: Record<string, { backToBack?: ReturnType<typeof scenario>; paced?: ReturnType<typeof scenario> }>) {
+  const native: Record<string, unknown> = {};
+  for (const mode of MODES) native[mode] = { backToBack: scenario(), paced: scenario({ connections: 1 }), ...modes[mode] };
+  return { sdk: 'sdk', calls: 2, pausedMs: 50, tailDelayMs: 20, expected: TEXTS, callers: { native } };
+}
+
 describe('report', () => {
   it('tags each new failure and prints the probe before and after', () => {
     const suite = (tests: { key: string; status: string }[]) => ({
@@ -232,13 +201,6 @@ describe('report', () => {
       ms: 2000,
       counts: { passed: tests.filter((t) => t.status === 'passed').length, failed: tests.filter((t) => t.status === 'failed').length },
       tests: tests.map((t) => ({ ...t, file: 'a', run: 'unit', duration: 1, failure: '', timedOut: false })),
-    });
-    const probe = (holdCallMs: number, serverSaw: string, connections: number) => ({
-      holdMs: 4000,
-      calls: 10,
-      hold: { call: { ms: holdCallMs, lastEventMs: 40, events: 3, sameEvents: true, error: null }, serverSaw },
-      end: { pauseMs: 0, connections, requests: 10, closedByClient: 0, callMs: [5, 6], sameEvents: true, errors: [] },
-      reset: { call: { ms: 7, lastEventMs: 7, events: 3, sameEvents: true, error: null }, requests: 1 },
     });
     const record = {
       name: 'sdk',
@@ -265,7 +227,7 @@ describe('report', () => {
         ],
       },
       newDiagnostics: [],
-      before: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'passed' }, { key: 'a > parses', status: 'passed' }]), probe: probe(46, 'closed by the client 30 ms after [DONE]', 11) },
+      before: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'passed' }, { key: 'a > parses', status: 'passed' }]), probe: probeResult({}) },
       after: { tsc: { code: 0, diagnostics: [] }, suite: suite([{ key: 'a > cancels', status: 'failed' }, { key: 'a > parses', status: 'failed' }]), probe: { error: 'the probe did not finish within 100 ms (hang)' } },
       comparison: {
         newFailures: [
@@ -299,9 +261,215 @@ describe('report', () => {
     expect(lines).toContain('  - [asserts the early close] a > cancels');
     expect(lines).toContain('      line 9: expect(cancel).toHaveBeenCalledTimes(1);');
     expect(lines).toContain('  - [HANG: timed out after 30001 ms] a > parses');
-    expect(lines).toContain('  body held open 4000 ms after [DONE]: 3 events, last at 40 ms, call ended at 46 ms; server: closed by the client 30 ms after [DONE]');
-    expect(lines).toContain('  body ended 5 ms after [DONE], 10 calls back to back: 11 connections for 10 requests, 0 closed by the client before the end; call ms 5 6');
-    expect(lines).toContain('  probe failed: the probe did not finish within 100 ms (hang)');
+    expect(lines).toContain('probe of the rewrite failed: the probe did not finish within 100 ms (hang)');
+    expect(formatResultsSection({ ...record, testCommands: ['vitest run'] }).split('\n')).toEqual([
+      '### owner/sdk @ `0123456789ab` (`--sdk sdk`)',
+      '',
+      '- **Fix** (`drainguard fix --force --json --no-verify src/`, exit 0): `src/s.ts:3:5` fixed.',
+      '  Changed: `src/s.ts` +19 lines, `src/drain.ts` created (30 lines).',
+      '- **Type-check** (`tsc`): clean → clean.',
+      '- **Tests** (`vitest run`): 2 passed → 2 failed; 1 new failures assert the early close itself (`expect(cancel).toHaveBeenCalledTimes(1);`); **1 other new failures**: a > parses (timed out).',
+      '- **Lint and format on the changed files**: `oxlint` clean (errors: 0, warnings: 0) → exit 1 (errors: 1, warnings: 0) (**worse**); `oxfmt` exit 1 → exit 1.',
+      '- **Worse than before** (`worseThanBefore`): **yes**.',
+      '',
+      'probe of the rewrite failed: the probe did not finish within 100 ms (hang)',
+    ]);
+  });
+});
+
+describe('probe report', () => {
+  const limits = { maxBytes: 131072 };
+
+  it('takes the median and maximum of both paces, counts errors and what went unhandled', () => {
+    expect(p50max([])).toEqual({ p50: null, max: null });
+    expect(p50max([5, 1, 3, 2])).toEqual({ p50: 2, max: 5 });
+    const summary = summarize(
+      {
+        backToBack: scenario({ connections: 3, bytes: [0, 64698], wait: [0.5, null as unknown as number], errors: [null, 'TypeError: terminated'] }),
+        paced: scenario({ connections: 1, bytes: [17, 17], wait: [1, 9], unhandled: ['unhandled rejection: Error: boom'] }),
+      },
+      TEXTS,
+    );
+    expect(summary).toEqual({
+      connectionsBackToBack: 3,
+      connectionsPaced: 1,
+      requests: 4,
+      bytes: { p50: 17, max: 64698 },
+      wait: { p50: 1, max: 9 },
+      letGo: { p50: 20, max: 21 },
+      closedEarly: 0,
+      openAtEnd: 0,
+      errors: 2,
+      errorTexts: ['TypeError: terminated', 'unhandled rejection: Error: boom'],
+      messages: [TEXTS, TEXTS, TEXTS, TEXTS],
+      expected: true,
+    });
+  });
+
+  const texts = (reasons: { text: string }[]) => reasons.map((reason) => reason.text);
+
+  it('calls a row worse only beyond the bounds: bytes, connections, wait, errors, messages, bodies left open', () => {
+    const row = (options: Parameters<typeof scenario>[0] = {}, paced: Parameters<typeof scenario>[0] = {}) =>
+      summarize({ backToBack: scenario(options), paced: scenario({ connections: 1, ...paced }) }, TEXTS);
+    const original = row({ connections: 12, bytes: [64698, 64698] }, { connections: 11, bytes: [64698, 64698] });
+    const bound = 64698 + 131072 + 65536;
+    expect(texts(rowWorse(original, row({ connections: 13, bytes: [bound, bound] }, { connections: 12, bytes: [bound, bound] }), limits))).toEqual([]);
+    expect(texts(rowWorse(original, row({ connections: 12, bytes: [64698, bound + 1] }, { connections: 11, bytes: [64698, 64698] }), limits))).toEqual([
+      'read 261307 bytes after the terminal event (max), over the original\'s 64698 + 131072 + 65536',
+    ]);
+    expect(texts(rowWorse(original, row({ connections: 14, bytes: [64698, 64698] }, { connections: 13, bytes: [64698, 64698] }), limits))).toEqual([
+      '14 connections back to back, over the original\'s 12 + 1',
+      '13 connections paced, over the original\'s 11 + 1',
+    ]);
+    const calm = row();
+    expect(texts(rowWorse(calm, row({ wait: [101, 102] }, { wait: [1, 2] }), limits))).toEqual([]);
+    expect(texts(rowWorse(calm, row({ wait: [101, 102.5] }, { wait: [1, 2] }), limits))).toEqual([
+      'the caller waited 102.5 ms after the terminal event (max), over the original\'s 2 + 100',
+    ]);
+    expect(texts(rowWorse(calm, row({ wait: [500, 600] }, { wait: [500, 600] }), limits))).toEqual([
+      'the caller waited 500 ms after the terminal event (p50), over the original\'s 1 + 100',
+      'the caller waited 600 ms after the terminal event (max), over the original\'s 2 + 100',
+    ]);
+    expect(texts(rowWorse(calm, row({ errors: [null, 'TypeError: terminated'] }), limits))).toEqual(['1 errors against 0: TypeError: terminated']);
+    expect(texts(rowWorse(calm, row({}, { unhandled: ['uncaught exception: Error: read ECONNRESET'] }), limits))).toEqual([
+      '1 errors against 0: uncaught exception: Error: read ECONNRESET',
+    ]);
+    expect(texts(rowWorse(calm, row({ messages: [TEXTS, ['event 0']] }), limits))).toEqual(['other messages than the original delivered']);
+    expect(texts(rowWorse(calm, row({ openAtEnd: 2 }), limits))).toEqual(['2 bodies still open when every drain should have ended, against 0']);
+    // The same error as the original's, as often, is none of the rewrite's doing.
+    const failing = row({ errors: ['TypeError: terminated', null] });
+    expect(texts(rowWorse(failing, row({ errors: [null, 'TypeError: terminated'] }), limits))).toEqual([]);
+  });
+
+  it('prints one row per caller and body, original → rewrite, and why a row is worse', () => {
+    const before = probeResult({ silent: { backToBack: scenario({ connections: 12, bytes: [0, 0], wait: [0.8, 2.1], letGo: [2, 6] }) } });
+    const after = probeResult({
+      silent: { backToBack: scenario({ connections: 14, bytes: [0, 0], wait: [0.9, 5.2], letGo: [54, 1002] }) },
+      reset: { paced: scenario({ connections: 1, errors: ['TypeError: terminated', null] }) },
+    });
+    expect(probeRows(before, after, limits).map((row) => [row.caller, row.mode, row.worse.length])).toEqual([
+      ['native', 'end', 0],
+      ['native', 'silent', 1],
+      ['native', 'trickle', 0],
+      ['native', 'flood', 0],
+      ['native', 'endless', 0],
+      ['native', 'reset', 1],
+    ]);
+    expect(formatProbeTable(before, after, limits)).toEqual([
+      '2 calls back to back and 2 calls 50 ms apart per row, each on fresh servers; every cell original → rewrite; bytes and waits over all 4 calls. Worse: bytes over the original\'s + 131072 + 65536, connections over the original\'s + 1, a wait over the original\'s + 100 ms, a new error, other messages, a body left open.',
+      '',
+      "| caller | after the terminal event | connections, back to back | connections, 50 ms apart | bytes read after it, p50 / max | caller's wait after it, ms, p50 / max | body closed or ended after it, ms, p50 / max | errors | messages | worse |",
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+      '| Node fetch | ends 20 ms later | 2 → 2 | 1 → 1 | 17 / 17 → 17 / 17 | 1 / 2 → 1 / 2 | 20 / 21 → 20 / 21 | 0 → 0 | same | no |',
+      '| Node fetch | held open, silent | 12 → 14 | 1 → 1 | 0 / 17 → 0 / 17 | 1 / 2.1 → 1 / 5.2 | 6 / 21 → 21 / 1002 | 0 → 0 | same | **yes** |',
+      '| Node fetch | a comment every 100 ms | 2 → 2 | 1 → 1 | 17 / 17 → 17 / 17 | 1 / 2 → 1 / 2 | 20 / 21 → 20 / 21 | 0 → 0 | same | no |',
+      '| Node fetch | a flood of comments | 2 → 2 | 1 → 1 | 17 / 17 → 17 / 17 | 1 / 2 → 1 / 2 | 20 / 21 → 20 / 21 | 0 → 0 | same | no |',
+      '| Node fetch | one endless line | 2 → 2 | 1 → 1 | 17 / 17 → 17 / 17 | 1 / 2 → 1 / 2 | 20 / 21 → 20 / 21 | 0 → 0 | same | no |',
+      '| Node fetch | reset 20 ms later | 2 → 2 | 1 → 1 | 17 / 17 → 17 / 17 | 1 / 2 → 1 / 2 | 20 / 21 → 20 / 21 | 0 → 1 | same | **yes** |',
+      '',
+      'Where the rewrite is worse than the original:',
+      "- Node fetch, held open, silent: 14 connections back to back, over the original's 12 + 1",
+      '- Node fetch, reset 20 ms later: 1 errors against 0: TypeError: terminated',
+      '',
+      'Errors:',
+      '- Node fetch, reset 20 ms later, rewrite: TypeError: terminated',
+    ]);
+    expect(probeWorse(before, after, limits)).toBe(true);
+    expect(probeWorse(before, before, limits)).toBe(false);
+    expect(probeWorse(before, { error: 'the probe did not finish within 100 ms (hang)' }, limits)).toBe(true);
+    expect(probeWorse({ error: 'bundling failed' }, after, limits)).toBe(false);
+    expect(formatProbeTable({ error: 'bundling failed' }, after, limits)).toEqual(['probe of the original failed: bundling failed']);
+  });
+
+  it('measures again a row worse only by the wait, and says what the first run found', () => {
+    const before = probeResult({});
+    const after = probeResult({
+      flood: { backToBack: scenario({ wait: [1, 169.9] }) },
+      endless: { backToBack: scenario({ wait: [1, 169.9], bytes: [900000, 900000] }) },
+    });
+    const rows = rowsToRemeasure(before, after, limits);
+    expect(rows.map((row) => row.mode)).toEqual(['flood']);
+    const again = { ...probeResult({}), callers: { native: { flood: { backToBack: scenario({ wait: [1, 30] }), paced: scenario({ connections: 1 }) } } } };
+    mergeRemeasured(before, after, again, again, rows);
+    expect(probeRows(before, after, limits).map((row) => [row.mode, row.worse.map((reason) => reason.kind)])).toEqual([
+      ['end', []],
+      ['silent', []],
+      ['trickle', []],
+      ['flood', []],
+      ['endless', ['bytes', 'wait']],
+      ['reset', []],
+    ]);
+    expect(formatProbeTable(before, after, limits).slice(-2)).toEqual([
+      'Worse only by the wait at first, so measured again (original and rewrite), the table shows the second run:',
+      "- Node fetch, a flood of comments, first run: the caller waited 169.9 ms after the terminal event (max), over the original's 2 + 100",
+    ]);
+  });
+
+  it("prints drainguard prove's runs, original → rewrite, from its JSON reports", () => {
+    const run = (mode: string, connections: number, closedEarly: number, slowestReturnMs: number) => ({ mode, requests: 10, connections, closedEarly, retries: 0, slowestReturnMs, exitCode: 0, signal: null, timedOut: false, errorLine: '' });
+    const before = { exitCode: 0, report: { calls: 10, runs: [run('end', 13, 10, 11.4), run('silent', 13, 10, 13)] } };
+    const after = { exitCode: 0, report: { calls: 10, runs: [run('end', 3, 0, 8.6), { ...run('silent', 14, 10, 20_001), exitCode: null, timedOut: true }] } };
+    expect(formatProveTable(before, after)).toEqual([
+      '`drainguard prove --calls 10` (Node fetch, the calls back to back), original → rewrite:',
+      '',
+      '| after the terminal event | requests | connections | closed early | slowest return, ms | exit |',
+      '| --- | ---: | ---: | ---: | ---: | --- |',
+      '| ends 20 ms later | 10 → 10 | 13 → 3 | 10 → 0 | 11 → 9 | 0 → 0 |',
+      '| held open, silent | 10 → 10 | 13 → 14 | 10 → 10 | 13 → 20001 | 0 → timed out |',
+    ]);
+    expect(formatProveTable(before, { error: 'drainguard prove did not finish within 150000 ms' })).toEqual([
+      'drainguard prove of the rewrite failed: drainguard prove did not finish within 150000 ms',
+    ]);
+    expect(formatProveTable(null, null)).toEqual([]);
+  });
+
+  it('reads the byte limit the fix was given', () => {
+    expect(drainMaxBytes([])).toBe(131072);
+    expect(drainMaxBytes(['--no-verify', '--drain-max-bytes=65536'])).toBe(65536);
+    expect(drainMaxBytes(['--drain-max-bytes', '1024'])).toBe(1024);
+  });
+
+  it('gives drainguard prove the probe\'s events where one server can serve the call', () => {
+    expect(proveScript(PROBES['cohere-typescript'])).toEqual({
+      format: 'sse',
+      events: TEXTS.map((text) => ({ type: 'content-delta', index: 0, delta: { message: { content: { text } } } })),
+    });
+    expect(proveScript(PROBES['anthropic-sdk-typescript'])).toBeNull();
+  });
+});
+
+describe('probe bytes', () => {
+  const DONE = 'data: [DONE]\n\n';
+
+  it('finds the first terminal frame, also split across chunks, and counts what follows it', () => {
+    expect(terminalEnd('data: {}\n\ndata: [DONE]\n\n: tail', [DONE])).toBe(24);
+    expect(terminalEnd('data: {}\n\n', [DONE])).toBe(-1);
+    const counter = bodyCounter([DONE, 'data: {"type":"message_stop"}\n\n']);
+    counter.setCall(3);
+    const count = counter.open();
+    for (const text of ['data: {}\n\ndata: [DO', 'NE]\n\n: a', 'bc\n\n']) count(Buffer.from(text));
+    expect(counter.bodies).toEqual([{ call: 3, bytes: 31, afterTerminal: 7, head: '' }]);
+  });
+
+  it('counts what Node fetch and node-fetch 2 received after the terminal event, through the SDK\'s default fetch and a custom one', async () => {
+    const server = await startStreamServer({ mode: 'end', tailDelayMs: 0 });
+    try {
+      const counter = bodyCounter([DONE]);
+      const dispatcher = await countingDispatcher(counter);
+      counter.setCall(0);
+      await (await fetch(server.url, { dispatcher } as RequestInit)).text();
+      const agent = countingHttpAgent(counter);
+      counter.setCall(1);
+      await (await nodeFetch(server.url, { agent })).text();
+      agent.destroy();
+      await dispatcher.destroy();
+      expect(counter.bodies.map((body) => [body.call, body.afterTerminal])).toEqual([
+        [0, ': end of stream\n\n'.length],
+        [1, ': end of stream\n\n'.length],
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -78,7 +78,8 @@ describe("a maintainer's flow on the README's chat client: lint, prove, fix, pro
     // call takes while the first body is still held. Reuse itself is asserted with paced calls (expectConnectionReuse,
     // test/testing) and by the behaviour tests.
     for (const [index, run] of report.runs.entries()) {
-      expect(run.connections, run.mode).toBeLessThanOrEqual(original[index].connections + 1);
+      // One more at most, and one for the spare connection undici may or may not open after a close (either run, by timing).
+      expect(run.connections, run.mode).toBeLessThanOrEqual(original[index].connections + 2);
       expect(run.closedEarly, run.mode).toBeLessThanOrEqual(original[index].closedEarly);
     }
     // The drain's bounds close every body that does not end.

@@ -4,7 +4,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { processesWithEnv } from '../support/processes.js';
 import { CLI, ROOT } from '../cli/helpers.js';
 
 const EXAMPLES = path.join(ROOT, 'docs/examples');
@@ -73,11 +75,16 @@ describe('the docs/examples regression tests, under each runner', () => {
   if (pythonMissing) console.log(`skipping the pytest example: ${pythonMissing}`);
 
   it.skipIf(pythonMissing !== null)('pytest, through `drainguard serve` (the early close: a connection per call; drained: one; prompt against a trickle)', async () => {
+    const marker = `DRAINGUARD_TEST_RUN=${randomUUID()}`;
     const result = await run('/usr/bin/python3', ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', path.join(EXAMPLES, 'pytest')], {
-      DRAINGUARD: `"${process.execPath}" "${CLI}"`,
+      // Through a shell that stays the parent of the server, as npx does: the fixture must stop the server, not only it.
+      DRAINGUARD: `sh -c '"$@"; exit $?' drainguard "${process.execPath}" "${CLI}"`,
       PYTHONDONTWRITEBYTECODE: '1',
+      [marker.split('=')[0]]: marker.split('=')[1],
     });
     expect(result.code, describeRun(result)).toBe(0);
+    // The fixture stopped every server it started (each had the marker in its environment).
+    await expect.poll(() => processesWithEnv(marker) ?? [], { timeout: 5000 }).toEqual([]);
     expect(result.stdout.match(/^\S+::\w+ PASSED/gm)).toEqual([
       'docs/examples/pytest/test_keepalive.py::test_early_close_opens_a_connection_per_call PASSED',
       'docs/examples/pytest/test_keepalive.py::test_drained_calls_reuse_one_connection PASSED',

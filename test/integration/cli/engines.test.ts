@@ -88,7 +88,7 @@ describe('drainguard lint through oxlint and through ESLint', () => {
     const dir = tempProject({ ...TRICKY, 'clean.js': 'export const add = (a, b) => a + b;\n' });
     const stylish = await bothEngines(['lint'], dir);
     expect(stylish.oxlint).toEqual(stylish.eslint);
-    expect(stylish.oxlint.stderr).toBe('drainguard lint: 17 files found, 16 parsed, 13 early closes, 1 file that does not parse.\n');
+    expect(stylish.oxlint.stderr).toBe('drainguard lint: 17 files found, 16 parsed, 13 early closes, 1 file that does not parse.\nnext: drainguard fix rewrites them where you maintain the code; for an SDK you only call, drainguard/undici (Node) and drainguard-httpx (Python) keep its connections with no source change\n');
 
     const everything = await bothEngines(['lint', '--format', 'json'], dir, { DRAINGUARD_NO_PREFILTER: '1' });
     expect(everything.oxlint).toEqual(everything.eslint);

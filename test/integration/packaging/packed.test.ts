@@ -1,4 +1,4 @@
-// The package as users get it: `npm pack` (which runs `prepare`), the tarball installed into a fresh
+// The package as users get it: `npm pack` (which runs `prepack`: the build), the tarball installed into a fresh
 // project next to ESLint 10, typescript-eslint, jscodeshift and TypeScript from the npm registry,
 // then the user's own tools on it, running the recipes of docs/recipes/ verbatim.
 import { spawnSync } from 'node:child_process';
@@ -64,7 +64,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 beforeAll(async () => {
   // Pack a copy of the work tree (with the repository's node_modules for the build), not the
-  // repository itself: `prepare` rebuilds dist/, which other test files are running meanwhile.
+  // repository itself: `prepack` rebuilds dist/, which other test files are running meanwhile.
   const source = join(work, 'source');
   copyWorkTree(source);
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
@@ -176,10 +176,12 @@ describe('the tarball', () => {
       'dist/types/rules/index.d.ts',
       'dist/types/codemods/drain-terminal-event.d.cts',
       'docs/rules/no-early-stream-close.md',
+      'dist/tree-sitter-python/tree-sitter-python.wasm',
+      'dist/tree-sitter-python/LICENSE',
     ]) {
       expect(files, required).toContain(required);
     }
-    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/(chunks\/)?[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|docs\/rules\/[\w.-]+\.md|dist\/(chunks\/)?[\w.-]+\.(js|cjs)|dist\/types\/[\w./-]+\.d\.c?ts|dist\/tree-sitter-python\/(tree-sitter-python\.wasm|LICENSE))$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
   });
 
@@ -328,6 +330,7 @@ describe('the plugin in oxlint (docs/recipes/oxlint.md)', () => {
   it('the config recipe enables only drainguard’s rule, through jsPlugins', () => {
     expect(JSON.parse(recipeBlock('oxlint.md', 'oxlint-config'))).toEqual({
       jsPlugins: ['drainguard'],
+      ignorePatterns: ['**/node_modules/**'],
       rules: { 'drainguard/no-early-stream-close': 'error' },
     });
     expect(recipeCommands('oxlint.md', 'oxlint-run')).toEqual(['npx oxlint']);
@@ -438,7 +441,7 @@ describe('the codemod under plain jscodeshift (docs/recipes/jscodeshift.md)', ()
     const fix = await npx(cli, 'drainguard', 'fix', '--force', '--drain-timeout-ms', '0', 'src');
     expect(fix.code, describeRun(fix)).toBe(0);
     expect(read(cli, 'src/zero.ts')).toBe(budgetZero.ts.output);
-    expect(read(cli, 'src/drain-body.ts')).toContain('\nconst DRAIN_LIMITS = { timeoutMs: 0, maxBytes: 128 * 1024 };\n');
+    expect(read(cli, 'src/drain-body.ts')).toContain('\nexport const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {\n  timeoutMs: 0,\n  maxBytes: 128 * 1024,\n};\n');
     expectOwnCopy(read(cli, 'src/zero.js'), budgetZero.js.output, '{ timeoutMs: 0, maxBytes: 128 * 1024 }');
   }, 180_000);
 
@@ -734,7 +737,7 @@ describe('one-shot fix on a fork (docs/recipes/one-shot-fix-on-a-fork.md)', () =
     expect(fixed.code, describeRun(fixed)).toBe(0);
     // The budget lives in the helper module (and in the copy of a file that cannot import it); the sites read the same.
     expect(read(dir, 'src/early.ts')).toBe(early.ts.output);
-    expect(read(dir, 'src/drain-body.ts')).toContain('\nconst DRAIN_LIMITS = { timeoutMs: 5000, maxBytes: 128 * 1024 };\n');
+    expect(read(dir, 'src/drain-body.ts')).toContain('\nexport const DRAIN_LIMITS: { timeoutMs: number; maxBytes: number } = {\n  timeoutMs: 5000,\n  maxBytes: 128 * 1024,\n};\n');
     expectOwnCopy(read(dir, 'src/early.js'), early.js.output, '{ timeoutMs: 5000, maxBytes: 128 * 1024 }');
   }, 180_000);
 });

@@ -1,7 +1,7 @@
 // The hook of .pre-commit-hooks.yaml through Debian's pre-commit, the way a user tries it before
 // adding it to .pre-commit-config.yaml: `pre-commit try-repo <this repository> drainguard` on the
 // staged files of a fresh repository. pre-commit clones the repository, `npm install`s it (which
-// runs `prepare`: the build), `npm pack`s it and installs the tarball into the hook environment.
+// runs `postprepare`: the build), `npm pack`s it (`prepack`: the build again) and installs the tarball into the hook environment.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
