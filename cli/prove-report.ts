@@ -13,7 +13,7 @@ export interface ProveReport {
   runs: ModeRun[];
 }
 
-const HEADERS = ['after the terminal event', 'requests', 'connections', 'closed early', 'slowest return', 'exit'];
+const HEADERS = ['after the terminal event', 'requests', 'connections', 'closed early', 'most sent after it', 'slowest return', 'exit'];
 const TRANSPORT_HEADER = 'drainguard/undici';
 
 /** The table's columns: with --transport, a second one says whether the run had the transport. */
@@ -37,6 +37,13 @@ function bodyLabel(mode: AfterTerminal, server: StreamServerOptions): string {
   }
 }
 
+/** 812 B, 128 KiB, 3.4 MiB: binary units, one decimal from MiB on. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
 /** Whether the command ran to a clean exit. */
 export const runSucceeded = (run: ModeRun): boolean => !run.timedOut && run.exitCode === 0;
 
@@ -53,6 +60,7 @@ function cells(run: ModeRun, report: ProveReport): string[] {
     run.retries > 0 ? `${run.requests} (${run.retries} more than the calls)` : String(run.requests),
     String(run.connections),
     String(run.closedEarly),
+    run.mostBytesAfterTerminal === null ? '-' : byteSize(run.mostBytesAfterTerminal),
     slowest,
     exit,
   ];
@@ -65,6 +73,7 @@ function title(report: ProveReport): string {
 
 const LEGEND =
   'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); ' +
+  'most sent after it: the most bytes the server sent on one response after its terminal event, the client\'s and the kernel\'s buffers included; ' +
   'connections and closed early are counted by the server.';
 
 function failures(report: ProveReport): string[] {
@@ -97,7 +106,7 @@ export function markdownReport(report: ProveReport): string {
     `**drainguard prove** \`${report.command.join(' ')}\`: ${title(report)}`,
     '',
     `| ${headers(report).join(' | ')} |`,
-    `| --- |${report.transport ? ' --- |' : ''} ---: | ---: | ---: | ---: | --- |`,
+    `| --- |${report.transport ? ' --- |' : ''} ---: | ---: | ---: | ---: | ---: | --- |`,
     ...rows,
     '',
     `<sub>${LEGEND}</sub>`,

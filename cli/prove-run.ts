@@ -21,6 +21,11 @@ export interface ModeRun {
    */
   slowestReturnMs: number | null;
   returnMeasuredTo: 'next call' | 'exit';
+  /**
+   * The most bytes the server sent on one response after its terminal event (until the body ended or was closed);
+   * null when no terminal event was sent. A drain bounded by bytes keeps it near its limit, whatever the body.
+   */
+  mostBytesAfterTerminal: number | null;
   exitCode: number | null;
   signal: string | null;
   /** Killed at the time limit. */
@@ -134,6 +139,8 @@ export async function runMode(mode: AfterTerminal, setup: RunSetup, variant: Run
     // Let the server see the closes of a command that just exited.
     await server.waitFor((s) => s.finished + s.closedEarly >= s.requests, 1000).catch(() => {});
     const stats = server.stats();
+    const log = server.log();
+    const afterTerminal = log.flatMap((record) => (record.bytesAfterTerminal === undefined ? [] : [record.bytesAfterTerminal]));
     return {
       mode,
       ...(variant.transportImport ? { transport: true } : {}),
@@ -141,7 +148,8 @@ export async function runMode(mode: AfterTerminal, setup: RunSetup, variant: Run
       connections: stats.connections,
       closedEarly: stats.closedEarly,
       retries: Math.max(0, stats.requests - setup.calls),
-      ...slowestReturn(server.log(), exitAt),
+      ...slowestReturn(log, exitAt),
+      mostBytesAfterTerminal: afterTerminal.length > 0 ? Math.max(...afterTerminal) : null,
       exitCode: exit.code,
       signal: exit.signal,
       timedOut,

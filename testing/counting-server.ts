@@ -36,6 +36,11 @@ export interface RequestRecord {
   terminalAt?: number;
   /** When the response was finished or closed. */
   endedAt?: number;
+  /**
+   * Bytes the server handed to the connection after the terminal event, until the response ended or was closed
+   * (HTTP framing included). The client took them, or its and the kernel's buffers held them when it closed.
+   */
+  bytesAfterTerminal?: number;
   /** The server wrote the whole response. */
   finished: boolean;
   /** The client closed the response before the server ended it. */
@@ -168,14 +173,20 @@ export async function startCountingServer(setup: CountingServerSetup): Promise<C
     log.push(record);
     notify();
     let expired = false;
+    let sentAtTerminal: number | undefined;
+    const sentSoFar = (): number => Math.max(0, (req.socket.bytesWritten ?? 0) - req.socket.writableLength);
+    const ended = (): void => {
+      record.endedAt ??= performance.now();
+      if (sentAtTerminal !== undefined) record.bytesAfterTerminal ??= Math.max(0, sentSoFar() - sentAtTerminal);
+    };
     res.on('finish', () => {
       record.finished = true;
-      record.endedAt ??= performance.now();
+      ended();
       notify();
     });
     res.on('close', () => {
       if (!res.writableFinished && !closing && !expired) record.closedEarly = true;
-      record.endedAt ??= performance.now();
+      ended();
       notify();
     });
     handle(req, res, {
@@ -184,6 +195,8 @@ export async function startCountingServer(setup: CountingServerSetup): Promise<C
       },
       markTerminal() {
         record.terminalAt = performance.now();
+        // Everything written so far, the terminal event included, whether or not it has left the process yet.
+        sentAtTerminal = req.socket.bytesWritten ?? 0;
       },
     });
   });

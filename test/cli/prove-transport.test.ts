@@ -14,6 +14,7 @@ const run = (mode: ModeRun['mode'], transport: boolean, connections: number, clo
   retries: 0,
   slowestReturnMs: 12.4,
   returnMeasuredTo: 'next call',
+  mostBytesAfterTerminal: transport ? 28 : 4_063_232,
   exitCode: 0,
   signal: null,
   timedOut: false,
@@ -48,13 +49,13 @@ describe('prove --transport', () => {
         'drainguard prove: node calls.mjs',
         '10 calls per run against sse bodies, each without and with drainguard/undici (node --import)',
         '',
-        'after the terminal event  drainguard/undici  requests  connections  closed early  slowest return  exit',
-        'body ends 20 ms later     without            10        11           10            12 ms           0',
-        'body ends 20 ms later     with               10        1            0             12 ms           0',
-        'held open, silent         without            10        11           10            12 ms           0',
-        'held open, silent         with               10        20           10            12 ms           1',
+        'after the terminal event  drainguard/undici  requests  connections  closed early  most sent after it  slowest return  exit',
+        'body ends 20 ms later     without            10        11           10            3.9 MiB             12 ms           0',
+        'body ends 20 ms later     with               10        1            0             28 B                12 ms           0',
+        'held open, silent         without            10        11           10            3.9 MiB             12 ms           0',
+        'held open, silent         with               10        20           10            28 B                12 ms           1',
         '',
-        'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); connections and closed early are counted by the server.',
+        'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); most sent after it: the most bytes the server sent on one response after its terminal event, the client\'s and the kernel\'s buffers included; connections and closed early are counted by the server.',
         '',
         'failed runs:',
         '  held open, silent, with drainguard/undici: exit 1: Error: boom',
@@ -67,10 +68,10 @@ describe('prove --transport', () => {
     expect(markdownReport(report).split('\n').slice(0, 6)).toEqual([
       '**drainguard prove** `node calls.mjs`: 10 calls per run against sse bodies, each without and with drainguard/undici (node --import)',
       '',
-      '| after the terminal event | drainguard/undici | requests | connections | closed early | slowest return | exit |',
-      '| --- | --- | ---: | ---: | ---: | ---: | --- |',
-      '| body ends 20 ms later | without | 10 | 11 | 10 | 12 ms | 0 |',
-      '| body ends 20 ms later | with | 10 | 1 | 0 | 12 ms | 0 |',
+      '| after the terminal event | drainguard/undici | requests | connections | closed early | most sent after it | slowest return | exit |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+      '| body ends 20 ms later | without | 10 | 11 | 10 | 3.9 MiB | 12 ms | 0 |',
+      '| body ends 20 ms later | with | 10 | 1 | 0 | 28 B | 12 ms | 0 |',
     ]);
     const json = JSON.parse(jsonReport(report)) as { transport: boolean; runs: ModeRun[] };
     expect(json.transport).toBe(true);
@@ -85,7 +86,7 @@ describe('prove --transport', () => {
   it('without the flag the table and the JSON are as before', () => {
     const { transport, ...plain } = report;
     const before = { ...plain, runs: [run('end', false, 11, 10)] };
-    expect(textReport(before).split('\n')[3]).toBe('after the terminal event  requests  connections  closed early  slowest return  exit');
+    expect(textReport(before).split('\n')[3]).toBe('after the terminal event  requests  connections  closed early  most sent after it  slowest return  exit');
     expect(Object.keys(JSON.parse(jsonReport(before)) as object)).toEqual(['command', 'calls', 'format', 'timeoutMs', 'runs']);
     expect(transport).toBe(true);
   });

@@ -85,6 +85,29 @@ describe("a maintainer's flow on the README's chat client: lint, prove, fix, pro
     // The drain's bounds close every body that does not end.
     for (const run of hostile.slice(0, 4)) expect(run.closedEarly, run.mode).toBe(10);
     for (const run of report.runs) expect(run.returnMeasuredTo).toBe('next call');
+    // The byte limit holds on the wire: far less than the 64 MiB a flood offers is sent after [DONE] (the limit plus
+    // what the connection's buffers take); a drain bounded by time only takes the whole flood (next test).
+    for (const run of report.runs.filter((run) => run.mode === 'flood' || run.mode === 'endless')) expect(run.mostBytesAfterTerminal, run.mode).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('shows a drain bounded by time only reading a whole flood', async () => {
+    // Reads to [DONE], then on for up to a second, with no byte limit.
+    const timeOnly = `
+      for (let i = 0; i < Number(process.env.DRAINGUARD_CALLS); i++) {
+        const reader = (await fetch(process.env.DRAINGUARD_URL)).body.getReader();
+        let text = '';
+        while (!text.includes('[DONE]')) text += new TextDecoder().decode((await reader.read()).value);
+        const until = Date.now() + 1000;
+        let timer;
+        const late = new Promise((resolve) => (timer = setTimeout(resolve, 1000, { done: true })));
+        while (Date.now() < until && !(await Promise.race([reader.read(), late])).done);
+        clearTimeout(timer);
+        await reader.cancel();
+      }`;
+    const run = await runCli(['prove', '--calls', '2', '--modes', 'flood', '--json', '--', process.execPath, '--input-type=module', '-e', timeOnly], tempProject());
+    expect(run.code, run.stdout).toBe(0);
+    const [flood] = parseProve(run.stdout).runs;
+    expect(flood.mostBytesAfterTerminal).toBeGreaterThanOrEqual(64 * 1024 * 1024);
   });
 });
 
@@ -95,12 +118,12 @@ describe('drainguard prove output', () => {
     const text = await runCli(args, dir);
     const lines = text.stdout.split('\n');
     expect(lines.slice(0, 3)).toEqual([`drainguard prove: ${process.execPath} ${CALLS_SCRIPT} ${path.join(ROOT, 'examples/drained-client.ts')} streamChatDrained`, '2 calls per run against sse bodies', '']);
-    expect(lines[3].split(/ {2,}/)).toEqual(['after the terminal event', 'requests', 'connections', 'closed early', 'slowest return', 'exit']);
-    expect(lines[4]).toMatch(/^body ends 20 ms later {2,}2 {2,}[12] {2,}0 {2,}\d+ ms {2,}0$/);
+    expect(lines[3].split(/ {2,}/)).toEqual(['after the terminal event', 'requests', 'connections', 'closed early', 'most sent after it', 'slowest return', 'exit']);
+    expect(lines[4]).toMatch(/^body ends 20 ms later {2,}2 {2,}[12] {2,}0 {2,}28 B {2,}\d+ ms {2,}0$/);
     expect(lines[5]).toMatch(/^connection reset 20 ms later {2,}\d/);
     expect(lines.slice(6, 8)).toEqual([
       '',
-      'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); connections and closed early are counted by the server.',
+      'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); most sent after it: the most bytes the server sent on one response after its terminal event, the client\'s and the kernel\'s buffers included; connections and closed early are counted by the server.',
     ]);
 
     const markdown = await runCli([...args.slice(0, 1), '--markdown', ...args.slice(1)], dir);
@@ -108,13 +131,13 @@ describe('drainguard prove output', () => {
     expect(md.slice(0, 4)).toEqual([
       `**drainguard prove** \`${process.execPath} ${CALLS_SCRIPT} ${path.join(ROOT, 'examples/drained-client.ts')} streamChatDrained\`: 2 calls per run against sse bodies`,
       '',
-      '| after the terminal event | requests | connections | closed early | slowest return | exit |',
-      '| --- | ---: | ---: | ---: | ---: | --- |',
+      '| after the terminal event | requests | connections | closed early | most sent after it | slowest return | exit |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ]);
-    expect(md[4]).toMatch(/^\| body ends 20 ms later \| 2 \| [12] \| 0 \| \d+ ms \| 0 \|$/);
-    expect(md[5]).toMatch(/^\| connection reset 20 ms later \| \d+ \| \d+ \| \d+ \| .+ \| \d+ \|$/);
+    expect(md[4]).toMatch(/^\| body ends 20 ms later \| 2 \| [12] \| 0 \| 28 B \| \d+ ms \| 0 \|$/);
+    expect(md[5]).toMatch(/^\| connection reset 20 ms later \| \d+ \| \d+ \| \d+ \| 0 B \| .+ \| \d+ \|$/);
     expect(md[7]).toBe(
-      '<sub>slowest return: the longest time from a terminal event to the next request (to the exit for a single call); connections and closed early are counted by the server.</sub>',
+      '<sub>slowest return: the longest time from a terminal event to the next request (to the exit for a single call); most sent after it: the most bytes the server sent on one response after its terminal event, the client\'s and the kernel\'s buffers included; connections and closed early are counted by the server.</sub>',
     );
   });
 
@@ -122,7 +145,7 @@ describe('drainguard prove output', () => {
     const dir = tempProject();
     const node = await runCli(['prove', '--modes', 'end', '--', process.execPath, '-e', "throw new TypeError('terminated')"], dir);
     expect(node.code).toBe(1);
-    expect(node.stdout).toMatch(/\nbody ends 20 ms later {2,}0 {2,}0 {2,}0 {2,}- {2,}1\n/);
+    expect(node.stdout).toMatch(/\nbody ends 20 ms later {2,}0 {2,}0 {2,}0 {2,}- {2,}- {2,}1\n/);
     expect(node.stdout.endsWith('\nfailed runs:\n  body ends 20 ms later: exit 1: TypeError: terminated\n')).toBe(true);
     const python = await runCli(['prove', '--modes', 'end', '--markdown', '--', '/usr/bin/python3', '-c', "raise ValueError('no [DONE]')"], dir);
     expect(python.code).toBe(1);
@@ -141,6 +164,7 @@ describe('drainguard prove output', () => {
         retries: 0,
         slowestReturnMs: null,
         returnMeasuredTo: 'exit',
+        mostBytesAfterTerminal: null,
         exitCode: null,
         signal: 'SIGKILL',
         timedOut: true,

@@ -125,6 +125,30 @@ describe('after the terminal event', () => {
     await server.waitFor((s) => s.closedEarly === 1);
   });
 
+  it('bytesAfterTerminal: what the server sent after the terminal event, chunked framing included', async () => {
+    const ends = await start({ mode: 'end', tailDelayMs: 0 });
+    expect((await request(ends.url)).body.endsWith('data: [DONE]\n\n: end of stream\n\n')).toBe(true);
+    await ends.waitFor((s) => s.finished === 1);
+    // The tail as one chunk (`11\r\n`, its 17 bytes, `\r\n`) and the last chunk (`0\r\n\r\n`).
+    expect(ends.log()[0].bytesAfterTerminal).toBe(28);
+
+    const floods = await start({ mode: 'flood', floodBytes: 200_000 });
+    const { reader } = await readUntil(floods.url, (t) => t.length - t.indexOf('data: [DONE]\n\n') - 14 >= 200_000);
+    await reader.cancel();
+    await floods.waitFor((s) => s.closedEarly === 1);
+    // The 200,000 bytes of filler and their chunk framing (how many writes Node puts in one chunk is its own affair:
+    // at most 7 bytes for each 1024-byte line).
+    const flood = floods.log()[0].bytesAfterTerminal!;
+    expect(flood).toBeGreaterThan(200_000);
+    expect(flood).toBeLessThanOrEqual(200_000 + 196 * 7 + 5);
+
+    const held = await start({ mode: 'silent' });
+    const silent = await readUntil(held.url, (t) => t.includes('data: [DONE]\n\n'));
+    await silent.reader.cancel();
+    await held.waitFor((s) => s.closedEarly === 1);
+    expect(held.log()[0].bytesAfterTerminal).toBe(0);
+  });
+
   it('reset: a read after the terminal event fails; the server’s own reset is not a close by the client', async () => {
     const server = await start({ mode: 'reset', tailDelayMs: 0 });
     const { reader } = await readUntil(server.url, (t) => t.includes('data: [DONE]\n\n'));

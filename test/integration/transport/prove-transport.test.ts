@@ -17,7 +17,7 @@ describe('drainguard prove --transport', () => {
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.split('\n');
     expect(lines.slice(0, 3)).toEqual([`drainguard prove: ${command.slice(1).join(' ')}`, '10 calls per run against sse bodies, each without and with drainguard/undici (node --import)', '']);
-    expect(lines[3].split(/ {2,}/)).toEqual(['after the terminal event', 'drainguard/undici', 'requests', 'connections', 'closed early', 'slowest return', 'exit']);
+    expect(lines[3].split(/ {2,}/)).toEqual(['after the terminal event', 'drainguard/undici', 'requests', 'connections', 'closed early', 'most sent after it', 'slowest return', 'exit']);
     const rows = lines.slice(4, 8).map((line) => line.split(/ {2,}/));
     expect(rows.map((row) => [row[0], row[1], row[2], row.at(-1)])).toEqual([
       ['body ends 100 ms later', 'without', '10', '0'],
@@ -33,7 +33,7 @@ describe('drainguard prove --transport', () => {
     expect(Number(rows[3][4])).toBe(10);
     expect(lines.slice(8, 10)).toEqual([
       '',
-      'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); connections and closed early are counted by the server.',
+      'slowest return: the longest time from a terminal event to the next request (to the exit for a single call); most sent after it: the most bytes the server sent on one response after its terminal event, the client\'s and the kernel\'s buffers included; connections and closed early are counted by the server.',
     ]);
   });
 
