@@ -202,8 +202,16 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
     summaries.set(fn, null);
     const found: HelperClose[] = [];
     const facts = factsByFunction.get(fn);
-    if (facts?.sites) {
-      const variableOf = (identifier: TSESTree.Identifier) => streams.variableOf(identifier);
+    const variableOf = (identifier: TSESTree.Identifier) => streams.variableOf(identifier);
+    // Its code path is solved only if one of its sites can close something for its caller: most functions that hold a
+    // close close a stream of their own that is no response, or call a helper that closes nothing for them.
+    const mayClose = (site: Site): boolean => {
+      if (site.messageId === 'explicitClose') return parameterIndex(called, site.receiver, variableOf) !== null || site.family() !== null;
+      if (site.messageId !== 'helperClose' || site.node.type !== AST_NODE_TYPES.CallExpression) return false;
+      const innerFn = calledFunction(site.node, streams);
+      return innerFn !== null && isFunction(innerFn) && helperCloses(innerFn).length > 0;
+    };
+    if (facts?.sites?.some(mayClose)) {
       solve(
         facts,
         (site, state) => {
@@ -353,8 +361,9 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
         facts,
         (site, state) => {
           const pending = state?.pending;
+          if (!pending) return;
           const family = site.family();
-          if (!pending || !family || pending.eofed.has(family) || site.closedBefore?.()) return;
+          if (!family || pending.eofed.has(family) || site.closedBefore?.()) return;
           // A controller of unseen origin is taken to be that of the response this path read to its end.
           if (isUnseenController(family) && pending.eofed.size > 0) return;
           found.push({ site, event: pending.label });

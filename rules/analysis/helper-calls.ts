@@ -41,15 +41,18 @@ function holds(node: Node, offset: number): boolean {
 }
 
 function childAt(list: readonly unknown[], offset: number): Node | null {
-  if (list.length <= 16 || list.some((item) => !isNode(item))) {
+  const linear = (): Node | null => {
     for (const item of list) if (isNode(item) && holds(item, offset)) return item;
     return null;
-  }
+  };
+  if (list.length <= 16) return linear();
   let low = 0;
   let high = list.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const item = list[middle] as Node;
+    const item: unknown = list[middle];
+    // A hole (`[a, , b]`) has no range: the list is searched from its start instead.
+    if (!isNode(item)) return linear();
     if (offset < item.range[0]) high = middle - 1;
     else if (offset >= item.range[1]) low = middle + 1;
     else return item;
@@ -82,10 +85,6 @@ export function namesOf(fn: Node, into: CallNames): void {
   }
 }
 
-function escape(name: string): string {
-  return name.replace(/[$]/g, '\\$');
-}
-
 /**
  * Where a file calls, by name, a function that holds one of the explicit closes at `closeOffsets` (and, a level
  * deeper, a function that calls one of those): the code paths around these calls may reach the close through them, so
@@ -94,6 +93,7 @@ function escape(name: string): string {
 export function helperCallOffsets(text: string, ast: Node, visitorKeys: VisitorKeys, closeOffsets: readonly number[]): { offsets: number[]; names: CallNames } {
   const names: CallNames = { plain: new Set(), methods: new Set() };
   const found = new Set<number>();
+  let calls: NamedCall[] | null = null;
   let frontier = closeOffsets;
   for (let level = 0; level < HELPER_DEPTH && frontier.length > 0; level++) {
     const levelNames: CallNames = { plain: new Set(), methods: new Set() };
@@ -107,16 +107,19 @@ export function helperCallOffsets(text: string, ast: Node, visitorKeys: VisitorK
     for (const name of levelNames.plain) if (names.plain.has(name)) levelNames.plain.delete(name);
     for (const name of levelNames.methods) if (names.methods.has(name)) levelNames.methods.delete(name);
     if (levelNames.plain.size === 0 && levelNames.methods.size === 0) break;
-    const alternatives: string[] = [];
-    // `f(`, not `.f(` (a method of something else) nor `function f(` (the declaration itself).
-    if (levelNames.plain.size > 0) alternatives.push(`(?<![\\w$.]|function\\s+)(?:${[...levelNames.plain].map(escape).join('|')})\\s*\\(`);
-    if (levelNames.methods.size > 0) alternatives.push(`\\bthis\\s*\\.\\s*(?:${[...levelNames.methods].map(escape).join('|')})\\s*\\(`);
-    const pattern = new RegExp(alternatives.join('|'), 'g');
+    // One pass over the file's parentheses finds every `name (`, and each level looks its names up in it: a regular
+    // expression alternating the names (worse, one starting with a lookbehind) is tried at every offset of the file, and
+    // an indexOf per name scans the file once per name.
+    calls ??= namedCalls(text);
+    const lengths = new Set([...levelNames.plain, ...levelNames.methods].map((name) => name.length));
     const next: number[] = [];
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      if (!found.has(match.index)) {
-        found.add(match.index);
-        next.push(match.index);
+    for (const { at, end } of calls) {
+      if (!lengths.has(end - at)) continue;
+      const name = text.slice(at, end);
+      const offset = levelNames.plain.has(name) && startsPlainCall(text, at) ? at : levelNames.methods.has(name) ? thisBefore(text, at) : null;
+      if (offset !== null && !found.has(offset)) {
+        found.add(offset);
+        next.push(offset);
       }
     }
     for (const name of levelNames.plain) names.plain.add(name);
@@ -124,6 +127,58 @@ export function helperCallOffsets(text: string, ast: Node, visitorKeys: VisitorK
     frontier = next;
   }
   return { offsets: [...found].sort((a, b) => a - b), names };
+}
+
+interface NamedCall {
+  /** The offsets of the name's start and end. */
+  at: number;
+  end: number;
+}
+
+/** Every name followed by `(` (spaces between allowed), in the order of the file: one pass over its parentheses. */
+function namedCalls(text: string): NamedCall[] {
+  const calls: NamedCall[] = [];
+  for (let paren = text.indexOf('('); paren !== -1; paren = text.indexOf('(', paren + 1)) {
+    let end = paren;
+    while (end > 0 && isSpace(text, end - 1)) end--;
+    let start = end;
+    // A character past ASCII that is no space is taken as part of the name (JavaScript allows letters of any script).
+    while (start > 0 && (isWordCode(text.charCodeAt(start - 1)) || (text.charCodeAt(start - 1) > 0x7f && !isSpace(text, start - 1)))) start--;
+    if (start < end) calls.push({ at: start, end });
+  }
+  return calls;
+}
+
+/** The offset of `this` in `this.m` where the method name starts at `index` (spaces around the dot allowed), else null. */
+function thisBefore(text: string, index: number): number | null {
+  let at = index;
+  while (at > 0 && isSpace(text, at - 1)) at--;
+  if (text.charCodeAt(at - 1) !== 0x2e /* . */) return null;
+  at--;
+  while (at > 0 && isSpace(text, at - 1)) at--;
+  const start = at - 4;
+  if (start < 0 || !text.startsWith('this', start) || (start > 0 && isWordCode(text.charCodeAt(start - 1)))) return null;
+  return start;
+}
+
+function isSpace(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code > 0x7f && /\s/.test(text[index]));
+}
+
+/** Whether a name matched at `index` starts a call of its own: not the tail of a longer name or of `.f(`, nor `function f(`. */
+function startsPlainCall(text: string, index: number): boolean {
+  const before = index > 0 ? text.charCodeAt(index - 1) : -1;
+  if (before !== -1 && (isWordCode(before) || before === 0x2e /* . */)) return false;
+  let end = index;
+  while (end > 0 && isSpace(text, end - 1)) end--;
+  const declared = end < index && end >= 8 && text.startsWith('function', end - 8) && (end === 8 || !isWordCode(text.charCodeAt(end - 9)));
+  return !declared;
+}
+
+/** An ASCII character of a JavaScript name (`\w` or `$`). */
+function isWordCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x24;
 }
 
 /** `f(…)` or `this.m(…)` of a name in `names`: a call that may run a helper holding a close. */

@@ -1,4 +1,5 @@
-// A method that only aborts the request is called at `[DONE]`, then the for await over the body's events is left.
+// A method that only aborts the request is called at `[DONE]`, then the for await over the body's events is left
+// (the abort rejects the leaving, caught as SDKs catch it).
 async function* sseData(body) {
   const decoder = new TextDecoder();
   let buffer = '';
@@ -20,12 +21,17 @@ class Call {
   async run(url, init) {
     const res = await fetch(url, { ...init, signal: this.controller.signal });
     const messages = [];
-    for await (const data of sseData(res.body)) {
-      if (data === '[DONE]') {
-        this.stop();
-        break;
+    try {
+      for await (const data of sseData(res.body)) {
+        if (data === '[DONE]') {
+          this.stop();
+          break;
+        }
+        messages.push(JSON.parse(data));
       }
-      messages.push(JSON.parse(data));
+    } catch (error) {
+      // Leaving the loop returns the body's iterator, which rejects with the abort: SDKs catch it as the end.
+      if (error?.name !== 'AbortError') throw error;
     }
     return messages;
   }
