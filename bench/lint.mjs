@@ -12,7 +12,7 @@
 //     under 0.5 s).
 // Every wall time comes with the load average, and with the CPU time (user + sys, child processes
 // included) where GNU time is installed: on a shared machine wall time depends on the other load.
-// `--record` appends the table, dated, to bench/RESULTS.md.
+// `--record` writes the table, dated, into its section of bench/RESULTS.md (`<!-- section:lint -->`), replacing the last run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -179,14 +179,19 @@ console.log(rows.join('\n'));
 if (!same || !small.ok || !mix.ok || !corpus.ok || !mixEngines.ok || !corpusEngines.ok) process.exitCode = 1;
 
 if (process.argv.includes('--record')) {
-  const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
-  const machine = `Node ${process.versions.node}, ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end`;
-  // Into the lint-speed part of the log, after its last run: the file goes on with other benches.
+  const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z').replace('T', ' ');
+  const machine = `${os.availableParallelism()} cores · Node ${process.versions.node} · load average ${os.loadavg()[0].toFixed(1)} at the end`;
+  replaceResultsSection('lint', `**Run:** ${when} · ${machine} · median of ${runs} runs, ${pairRuns} of drainguard lint and oxlint at each size\n\n${rows.join('\n')}`);
+  console.log('\nrecorded in bench/RESULTS.md (section lint)');
+}
+
+/** Replaces what stands between `<!-- section:NAME -->` and `<!-- /section:NAME -->` in bench/RESULTS.md: the file holds the latest run, git the earlier ones. */
+function replaceResultsSection(name, body) {
   const resultsFile = path.join(ROOT, 'bench/RESULTS.md');
-  const log = readFileSync(resultsFile, 'utf8');
-  const nextPart = log.indexOf('\n# ', log.indexOf('\n### bench:lint'));
-  const at = nextPart === -1 ? log.length : nextPart;
-  const entry = `\n### bench:lint, ${when} (median of ${runs} runs, ${pairRuns} of drainguard lint and oxlint at each size; ${machine})\n\n${rows.join('\n')}\n`;
-  writeFileSync(resultsFile, `${log.slice(0, at).replace(/\n*$/, '\n')}${entry}${log.slice(at)}`);
-  console.log('\nrecorded in bench/RESULTS.md');
+  const text = readFileSync(resultsFile, 'utf8');
+  const [open, close] = [`<!-- section:${name} -->`, `<!-- /section:${name} -->`];
+  const start = text.indexOf(open);
+  const end = text.indexOf(close);
+  if (start === -1 || end < start) throw new Error(`bench/RESULTS.md has no ${open} ... ${close}`);
+  writeFileSync(resultsFile, `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`);
 }

@@ -14,7 +14,8 @@
 //
 //   node bench/robustness.mjs [--files 50000] [--engines native,eslint,oxlint,auto] [--record] [--keep]
 //
-// `--record` appends the table, dated, to bench/RESULTS.md. test/integration/robustness.test.ts runs it.
+// `--record` writes the table, dated, into its section of bench/RESULTS.md (`<!-- section:robustness -->`), replacing the
+// last run. test/integration/robustness.test.ts runs it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -255,23 +256,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { ok, rows } = sweep();
   if (!ok) process.exitCode = 1;
   if (process.argv.includes('--record')) {
-    const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
-    const machine = `Node ${process.versions.node}, ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0].toFixed(1)} at the end`;
-    const resultsFile = path.join(ROOT, 'bench/RESULTS.md');
-    const log = readFileSync(resultsFile, 'utf8');
-    const heading = '\n## Robustness sweep (`npm run bench:robustness`)\n';
-    const entry = `\n### bench:robustness, ${when} (${machine})\n\n${rows.join('\n')}\n`;
-    let updated;
-    if (log.includes(heading)) {
-      const at = log.indexOf('\n# ', log.indexOf(heading));
-      updated = at === -1 ? `${log.replace(/\n*$/, '\n')}${entry}` : `${log.slice(0, at).replace(/\n*$/, '\n')}${entry}${log.slice(at)}`;
-    } else {
-      // Before the real-SDK part of the log: the lint benches come first.
-      const at = log.indexOf('\n# Real SDK suites');
-      const part = `${heading}\nA generated tree of 50,000 modules and every kind of file drainguard cannot check (bench/robustness.mjs); each engine must end the run with every early close and every such file reported, and print the same JSON.\n${entry}`;
-      updated = at === -1 ? `${log.replace(/\n*$/, '\n')}${part}` : `${log.slice(0, at).replace(/\n*$/, '\n')}${part}${log.slice(at)}`;
-    }
-    writeFileSync(resultsFile, updated);
-    console.log('\nrecorded in bench/RESULTS.md');
+    const when = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z').replace('T', ' ');
+    const machine = `${os.availableParallelism()} cores · Node ${process.versions.node} · load average ${os.loadavg()[0].toFixed(1)} at the end`;
+    replaceResultsSection('robustness', `**Run:** ${when} · ${machine}\n\n${rows.join('\n')}`);
+    console.log('\nrecorded in bench/RESULTS.md (section robustness)');
   }
+}
+
+/** Replaces what stands between `<!-- section:NAME -->` and `<!-- /section:NAME -->` in bench/RESULTS.md: the file holds the latest run, git the earlier ones. */
+function replaceResultsSection(name, body) {
+  const resultsFile = path.join(ROOT, 'bench/RESULTS.md');
+  const text = readFileSync(resultsFile, 'utf8');
+  const [open, close] = [`<!-- section:${name} -->`, `<!-- /section:${name} -->`];
+  const start = text.indexOf(open);
+  const end = text.indexOf(close);
+  if (start === -1 || end < start) throw new Error(`bench/RESULTS.md has no ${open} ... ${close}`);
+  writeFileSync(resultsFile, `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`);
 }

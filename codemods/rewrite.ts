@@ -29,7 +29,7 @@ export interface RewriteResult extends FileRewrite {
 const BOM = '\uFEFF';
 export const UNBOUNDED_REASON = 'unbounded: --drain-timeout-ms 0 drains without a budget, so a server that keeps the body open keeps the drain (in the background) open too';
 export const MESSAGES_NOTE =
-  "the drain reads on through the parser's messages, not the body's bytes, so its byte limit never sees what the parser drops (comments, keep-alives): it stops at a quarter of the time budget";
+  "the drain reads on through the parser's messages, not the body's bytes, so its byte limit never sees what the parser drops (comments, keep-alives): it stops at a tenth of the time budget";
 
 /** Where a site is reported: a jump rewritten with the close right before it (`body.destroy(); return;`) is part of that close's site. */
 function reportedAt(site: FoundSite): { line: number; column: number } {

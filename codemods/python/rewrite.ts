@@ -1,8 +1,9 @@
 import { callerWaitMs, drainBounds, type DrainOptions } from '../../rules/contract/drain-options.js';
 import type { SharedRuleOptions } from '../../rules/contract/rule-options.js';
-import { analyzePython, type PythonReport } from '../../rules/python/analyze.js';
+import { analyzePython, analyzePythonModule, type PythonReport } from '../../rules/python/analyze.js';
+import type { ModuleFacts } from '../../rules/python/module.js';
 import { pythonAnalysisOptions, type PythonAnalysisOptions } from '../../rules/python/options.js';
-import { collectBindings, forEachCall, isAsync, named } from '../../rules/python/tree.js';
+import { collectBindings, forEachCall, isAsync, named, statementOf } from '../../rules/python/tree.js';
 import { firstSyntaxError, parsePython, type Node, type Tree } from '../../rules/python/parser.js';
 import { StreamScope, lastName, unwrap } from '../../rules/python/streams.js';
 import { isSuppressed } from '../../rules/contract/suppression.js';
@@ -60,6 +61,10 @@ interface Context {
   timeoutMs: number;
   /** The helper each flavour's sites call (keyed by `async`). */
   helpers: Map<boolean, HelperState>;
+  /** What the module's functions and classes say about each other (its own stream sources, …). */
+  module: ModuleFacts;
+  /** Per caller's call (node id): the drain already planned after it, for the other sites of the same function. */
+  callerDrains: Set<number>;
 }
 
 /**
@@ -89,7 +94,8 @@ export async function rewritePython(source: string, options: PythonRewriteOption
     const error = pythonSyntaxError(tree, source);
     if (error) return { output: null, sites: [], parseError: `${error.line}:${error.column} Parsing error: ${error.message}` };
     const lines = source.split(/\r\n|\r|\n/);
-    const reports = analyzePython(tree, source, analysis).filter((report) => !isSuppressed(lines, report.line));
+    const analyzed = analyzePythonModule(tree, source, analysis);
+    const reports = analyzed.reports.filter((report) => !isSuppressed(lines, report.line));
     if (reports.length === 0) return { output: null, sites: [] };
     const project = options.project ?? (options.filePath ? pythonProject(options.filePath) : UNKNOWN_PROJECT);
     const newline = source.includes('\r\n') ? '\r\n' : '\n';
@@ -106,6 +112,8 @@ export async function rewritePython(source: string, options: PythonRewriteOption
       waitMs: callerWaitMs(bounds),
       timeoutMs: bounds.drainTimeoutMs,
       helpers: new Map([false, true].map((async) => [async, helperState(tree.rootNode, async ? ASYNC_HELPER : SYNC_HELPER, callerWaitMs(bounds))])),
+      module: analyzed.module,
+      callerDrains: new Set(),
     };
     const planned = reports.map((report) => planSite(report, context));
     // The helpers first: a site whose helper cannot be written turns manual and drops its edits.
@@ -307,15 +315,18 @@ function readLoop(site: Node, body: Node, scope: StreamScope, names: Set<string>
   return reading.filter((loop) => loop.endIndex <= site.startIndex).at(-1) ?? null;
 }
 
-/** The httpx response a site's stream is, as an expression: the stream itself, or the `.response` of an SSE reader. */
-function responseOf(stream: string, bindings: readonly { target: Node; value: Node }[]): string | null {
+/**
+ * The httpx response a site's stream is, as an expression: the stream itself, or the `.response` of an SSE reader (a
+ * module's own context manager that yields one built over the response, as `aconnect_sse` does, included).
+ */
+function responseOf(stream: string, bindings: readonly { target: Node; value: Node }[], module: ModuleFacts): string | null {
   if (!SIMPLE_REFERENCE.test(stream)) return null;
   if (isResponseName(stream.split('.').pop()!)) return stream;
   const values = bindings.filter(({ target }) => target.text === stream).map(({ value }) => unwrap(value));
   if (values.length === 0) return null;
   const callees = values.map((value) => (value.type === 'call' ? lastName(value.childForFieldName('function')!) : ''));
-  if (callees.every((name) => SSE_SOURCES.has(name))) return `${stream}.response`;
-  if (callees.every((name) => name === 'stream' || name === 'send' || name === 'request')) return stream;
+  if (callees.every((name) => SSE_SOURCES.has(name) || module.sourceYields(name) === 'reader')) return `${stream}.response`;
+  if (callees.every((name) => name === 'stream' || name === 'send' || name === 'request' || module.sourceYields(name) === 'response')) return stream;
   return null;
 }
 
@@ -348,8 +359,16 @@ function planSite(report: PythonReport, context: Context): Planned {
   if (other && !context.imports.uses('httpx') && !context.imports.uses('httpx2')) {
     return manual(`the drain is written for httpx responses (it counts their bytes and bounds the read); drain this ${other} response to EOF by hand`);
   }
+  if (site.method === 'producer') {
+    return manual(`the response is opened and closed inside the generator the loop leaves (${(site.by ?? '').replace(/, which the loop leaves unfinished,$/, '')}), out of this function's reach: drain it there before its \`with\` exits, or read the generator to its end`);
+  }
   const bindings = collectBindings(body);
-  const response = responseOf(site.stream, bindings);
+  // A parameter given the response itself by the caller that closes it is that response.
+  const response = site.caller?.argument.text === site.caller?.response && site.caller ? site.stream : responseOf(site.stream, bindings, context.module);
+  if (!response && site.caller && site.method === 'outer') return planCallerDrain(report, context);
+  if (!response && site.method === 'abandoned' && site.node.type !== 'raise_statement') {
+    return manual(`the loop reads \`${site.stream}\`, which a caller outside this module passes in: the response is not in reach here; drain it where it is opened, after this function returns`);
+  }
   if (!response) return manual(`\`${site.stream}\` is not an httpx response the drain can read and count: drain it to EOF by hand`);
   const roots = [site.stream.split('.')[0], response.split('.')[0]];
   const scope = new StreamScope(bindings, roots);
@@ -392,6 +411,49 @@ function planSite(report: PythonReport, context: Context): Planned {
     context.boundLoops.set(loop.id, iterator);
   }
   return siteCall(report, context, { statement, indent, response, iterator, async: asyncLoop, handedOn: fn ? handedOn(fn, loop) : null }, edits);
+}
+
+/**
+ * A function that reads an iterator its caller passed in (`yield from events(response.iter_lines())`) and leaves it at
+ * the terminal event, the caller's `with` closing the response afterwards: the response is in the caller's reach only,
+ * so the caller drains the same iterator right after the call, before its `with` exits or its close runs (the iterator
+ * bound to a name first when it was passed as a call).
+ */
+function planCallerDrain(report: PythonReport, context: Context): Planned {
+  const at = { line: report.line, column: report.column };
+  const manual = (reason: string): Planned => ({ result: { ...at, status: 'manual', reason }, edits: [] });
+  const caller = report.site.caller!;
+  const statement = statementOf(caller.call);
+  const by = report.site.by ?? 'the caller';
+  if (statement.type === 'return_statement' || statement.type === 'raise_statement') {
+    return manual(`${by} returns what the call gives, so nothing runs after it before the response is closed: drain \`${caller.response}\` there by hand`);
+  }
+  const start = lineStart(context.source, statement.startIndex);
+  const indent = context.source.slice(start, statement.startIndex);
+  if (!/^[ \t]*$/.test(indent)) return manual('the call shares its line with other code: put it on a line of its own first');
+  const loop = enclosingLoop(report.site.node, enclosingFunction(report.site.node)?.childForFieldName('body') ?? context.root);
+  const async = loop !== null && isAsync(loop);
+  const result: Planned = { result: { ...at, status: 'fixed' }, edits: [], helper: { async, topLevel: topLevelStatement(statement) } };
+  const helper = context.helpers.get(async)!;
+  if (helper.kind === 'earlier') result.result.reason = EARLIER_HELPER_REASON;
+  else if (helper.defaultMs === null) result.result.reason = UNBOUNDED_PYTHON_REASON;
+  if (context.callerDrains.has(caller.call.id)) return result;
+  context.callerDrains.add(caller.call.id);
+  const callerFn = enclosingFunction(caller.call);
+  let iterator = caller.argument.text;
+  if (!SIMPLE_REFERENCE.test(iterator)) {
+    const variable = /^a?iter_(\w+)$/.exec(lastName(unwrap(caller.argument).childForFieldName('function') ?? caller.argument))?.[1] ?? 'stream';
+    iterator = freshName(variable, callerFn ?? context.root, context);
+    const point = insertionPoint(context.source, statement);
+    result.edits.push({ start: point, end: point, text: `${indent}${iterator} = ${caller.argument.text}${context.newline}` });
+    result.edits.push({ start: caller.argument.startIndex, end: caller.argument.endIndex, text: iterator });
+  }
+  const budget = helper.defaultMs !== null && context.waitMs > 0 && context.waitMs !== helper.defaultMs ? `, budget=${seconds(context.waitMs)}` : '';
+  const end = context.source.indexOf('\n', statement.endIndex);
+  const point = end === -1 ? context.source.length : end + 1;
+  const lead = end === -1 ? context.newline : '';
+  result.edits.push({ start: point, end: point, text: `${lead}${indent}${async ? 'await ' : ''}${async ? ASYNC_HELPER : SYNC_HELPER}(${caller.response}, ${iterator}${budget})${context.newline}` });
+  return result;
 }
 
 interface SiteCall {

@@ -108,10 +108,10 @@ const DRAIN_READER = `/** Reads a body to its end after the terminal event: its 
 const MESSAGES_BUDGET = `/**
  * A drain of parsed messages never sees what the parser drops (comments,
  * keep-alives), so its byte limit cannot stop a flood of them: it gets a
- * quarter of the time budget.
+ * tenth of the time budget.
  */
 function messagesBudget()«: number» {
-  return DRAIN_LIMITS.timeoutMs / 4;
+  return DRAIN_LIMITS.timeoutMs / 10;
 }`;
 
 const DRAIN_ITERATOR = `/** Reads parsed messages to their end, as drainReader() reads a body. */

@@ -3,10 +3,12 @@ import { Graph, type Block } from './cfg.js';
 import { isExemptPath } from './exempt.js';
 import { innermostLoop, jumpClose, type FinallyFrame, type Frame, type OuterCloser } from './frames.js';
 import type { Node } from './parser.js';
+import type { ModuleFacts } from './module.js';
 import { SiteFinder } from './sites.js';
-import { StreamScope } from './streams.js';
+import { StreamScope, lastName, unwrap } from './streams.js';
 import { untrustedFlags } from './terminal-flags.js';
-import { collectBindings, isAsync, named } from './tree.js';
+import { collectBindings, forEachCall, isAsync, named, type Binding } from './tree.js';
+import { words } from '../contract/vocabulary.js';
 
 export interface BuildOptions {
   patterns: readonly RegExp[];
@@ -14,9 +16,17 @@ export interface BuildOptions {
   outer?: readonly OuterCloser[];
   /** Names bound to a flag another function of the module returns at a terminal event (see terminal-flags.ts). */
   flags?: ReadonlySet<string>;
+  /** What the other functions and classes of the module say (generators that read or own a response, …). */
+  module?: ModuleFacts;
 }
 
 const OPAQUE_STATEMENTS = new Set(['function_definition', 'class_definition', 'decorated_definition']);
+/** Words that name an iterator over a body: `_iter_events`, `aiter_lines`, `iterator`, `chunks`, `event_stream`. */
+const ITERATOR_WORDS = new Set(['iter', 'aiter', 'iterator', 'events', 'lines', 'chunks', 'sse', 'stream']);
+
+function iteratorWords(name: string): boolean {
+  return words(name).some((word) => ITERATOR_WORDS.has(word));
+}
 
 /** A test as written, on one line: `sse.data.startswith("[DONE]")`; a negated test names what it negates. */
 function eventText(test: Node): string {
@@ -32,6 +42,12 @@ export class GraphBuilder {
   private readonly streams: StreamScope;
   private readonly sites: SiteFinder;
   private readonly meanings = new Map<number, TestMeaning>();
+  private readonly bindings: readonly Binding[];
+  private readonly module: ModuleFacts | null;
+  /** `except StopIteration:` handlers entered at a terminal event another function raised it at (node ids). */
+  private readonly terminalHandlers = new Set<number>();
+  /** Inside such a handler, while its statements are built. */
+  private inTerminalHandler = false;
 
   private readonly patterns: readonly RegExp[];
   private readonly flags: ReadonlySet<string>;
@@ -47,7 +63,9 @@ export class GraphBuilder {
     this.untrusted = untrustedFlags(body, this.patterns);
     const outer = options.outer ?? [];
     const bindings = collectBindings(body);
-    this.streams = new StreamScope(bindings, outer.map((closer) => closer.stream));
+    this.bindings = bindings;
+    this.module = options.module ?? null;
+    this.streams = new StreamScope(bindings, outer.map((closer) => closer.stream), this.module);
     this.sites = new SiteFinder({ body, streams: this.streams, bindings, closeMethods: options.closeMethods, isExempt: (site) => this.isExempt(site) });
     for (const closer of outer) this.frames.push({ kind: 'outer', closer });
     this.exit = this.graph.block();
@@ -65,12 +83,31 @@ export class GraphBuilder {
     return meaning;
   }
 
-  /** `if discard:` / `if not discard:` on a flag another function returned at a terminal event. */
+  /**
+   * `if discard:` / `if not discard:` on a flag another function returned at a terminal event; `if reader.outcome is not
+   * None:` / `if reader.outcome:` on an attribute the module sets only at a terminal event (module.ts).
+   */
   private flagMeaning(test: Node): TestMeaning | null {
-    const negated = test.type === 'not_operator';
-    const operand = negated ? test.childForFieldName('argument') : test;
-    if (operand?.type !== 'identifier' || !this.flags.has(operand.text)) return null;
+    let negated = test.type === 'not_operator';
+    let operand = negated ? test.childForFieldName('argument') : test;
+    if (operand?.type === 'comparison_operator') {
+      const operands = named(operand);
+      const operator = operand.children.filter((child) => child && !child.isNamed).map((child) => child.type).join(' ');
+      if (operands.length !== 2 || operands[1].type !== 'none' || (operator !== 'is not' && operator !== 'is' && operator !== '!=' && operator !== '==')) return null;
+      if (operator === 'is' || operator === '==') negated = !negated;
+      operand = operands[0];
+    }
+    if (!operand) return null;
+    const flag = operand.type === 'identifier' && this.flags.has(operand.text);
+    // The attribute says the terminal event came while a loop here reads the body; outside one it tells of another reading.
+    const attribute = !flag && operand.type === 'attribute' && this.insideLoop(test) && (this.module?.isTerminalAttribute(lastName(operand)) ?? false);
+    if (!flag && !attribute) return null;
     return { terminal: negated ? null : operand.text, negTerminal: negated ? operand.text : null, exemptTrue: false, exemptFalse: false };
+  }
+
+  private insideLoop(node: Node): boolean {
+    for (let parent = node.parent; parent && parent.id !== this.body.id; parent = parent.parent) if (parent.type === 'for_statement') return true;
+    return false;
   }
 
   private statements(list: readonly Node[], start: Block | null): Block | null {
@@ -131,10 +168,23 @@ export class GraphBuilder {
     current.events.push(...this.sites.events(node));
   }
 
-  /** The close a `break`/`return` does where it leaves a loop over a response that something around it closes. */
+  /**
+   * The close a `break`/`return` does where it leaves a loop over a response that something around it closes; in an
+   * `except StopIteration:` entered at a terminal event, leaving a loop over the body that nothing closes leaves it open.
+   */
   private implicitClose(node: Node, current: Block, jump: 'break' | 'return'): void {
     const closer = jumpClose(this.frames, jump);
     if (closer) current.events.push({ kind: 'close', site: { kind: 'implicit', node, statement: node, ...closer, exempt: this.isExempt(node) } });
+    else if (this.inTerminalHandler) {
+      const index = jump === 'break' ? innermostLoop(this.frames) : this.frames.findIndex((frame) => frame.kind === 'loop' && frame.isFor);
+      const loop = this.frames[index];
+      const iterable = loop?.kind === 'loop' && loop.isFor ? loop.node.childForFieldName('right') : null;
+      // A caller of the module that passes the lines in and drains or closes them afterwards speaks for them (outer-closers.ts).
+      const handled = this.frames.some((frame) => frame.kind === 'outer' && frame.closer.stream === iterable?.text);
+      if (iterable && !handled && this.iteratesBody(iterable, 0)) {
+        current.events.push({ kind: 'close', site: { kind: 'implicit', node, statement: node, stream: iterable.text, method: 'abandoned', by: 'nothing', exempt: this.isExempt(node) } });
+      }
+    }
   }
 
   /** A jump to `target`, through the `finally` blocks it leaves (frames from `depth` up). */
@@ -192,19 +242,54 @@ export class GraphBuilder {
     const head = this.graph.block();
     const after = this.graph.block();
     this.graph.edge(current, head);
-    this.frames.push({ kind: 'loop', node, isFor: true, readsStream: iterable !== null && this.streams.isStream(iterable), breakTo: after, continueTo: head });
+    const readsStream = iterable !== null && this.streams.isStream(iterable);
+    const readsBody = readsStream || (iterable !== null && this.iteratesBody(iterable, 0));
+    this.frames.push({ kind: 'loop', node, isFor: true, readsStream, breakTo: after, continueTo: head, producer: iterable ? this.producer(iterable) : undefined });
     const bodyStart = this.graph.block();
     this.graph.edge(head, bodyStart);
     const end = this.statements(named(node.childForFieldName('body')), bodyStart);
     this.frames.pop();
     this.graph.edge(end, head);
-    // The loop ran out: the iterator reached its end, EOF for a loop over a stream.
+    // The loop ran out: the iterator reached its end, EOF for a loop over the stream or an iterator derived from it
+    // (a loop over a list of handlers running out says nothing about the body).
     const exhausted = this.graph.block();
-    exhausted.events.push({ kind: 'eof' });
+    if (readsBody) exhausted.events.push({ kind: 'eof' });
     this.graph.edge(head, exhausted);
     const orElse = node.childForFieldName('alternative');
     this.graph.edge(orElse ? this.statements(named(orElse.childForFieldName('body')), exhausted) : exhausted, after);
     return after;
+  }
+
+  /**
+   * Whether a loop's iterable may be the body read on (its running out is EOF): a response stream or what derives from
+   * it, a generator of the module that reads one, or an iterator by its name (`self._iter_events()`, `lines`,
+   * `iterator = aiter(source)`); not a list of handlers, a `range()`, the lines of one chunk.
+   */
+  private iteratesBody(iterable: Node, depth: number): boolean {
+    if (this.streams.isStream(iterable)) return true;
+    const value = unwrap(iterable);
+    if (value.type === 'call') {
+      const callee = value.childForFieldName('function');
+      const name = callee ? lastName(callee) : '';
+      if (iteratorWords(name) || (this.module?.isReader(name) ?? false) || this.producer(value) !== undefined) return true;
+      // `aiter(source)`, `iter(lines)`: the iterator of what it is given.
+      const args = named(value.childForFieldName('arguments'));
+      return (name === 'iter' || name === 'aiter') && args.length === 1 && depth < 4 && this.iteratesBody(args[0], depth + 1);
+    }
+    if (value.type !== 'identifier' && value.type !== 'attribute') return false;
+    if (iteratorWords(lastName(value))) return true;
+    if (value.type !== 'identifier' || depth >= 4) return false;
+    return this.bindings.some(({ target, value: bound }) => target.type === 'identifier' && target.text === value.text && this.iteratesBody(bound, depth + 1));
+  }
+
+  /** A loop over a direct call of a generator of the module that owns a response (module.ts `ownerOf`). */
+  private producer(iterable: Node): { stream: string; by: string } | undefined {
+    const value = unwrap(iterable);
+    const callee = value.type === 'call' ? value.childForFieldName('function') : null;
+    if (!callee || !this.module) return undefined;
+    const name = lastName(callee);
+    const owned = this.module.ownerOf(name);
+    return owned ? { stream: owned.stream, by: `the \`${owned.method}\` of \`${name}\`, which the loop leaves unfinished,` } : undefined;
   }
 
   private whileStatement(node: Node, current: Block): Block {
@@ -250,11 +335,20 @@ export class GraphBuilder {
     const bodyEnd = this.statements(named(body), current);
     this.graph.edge(orElse ? this.statements(named(orElse.childForFieldName('body')), bodyEnd) : bodyEnd, normalEnd);
     for (const handler of handlers) {
-      // An except block is an error path: it starts with nothing pending (closes in it are exempt anyway).
+      // An except block is an error path: it starts with nothing pending (closes in it are exempt anyway), but for an
+      // `except StopIteration:` whose `try` calls a function of the module that raises it at a terminal event.
       const start = this.graph.block();
       this.graph.roots.push(start);
+      const terminal = body ? this.stopAtTerminal(handler, body) : null;
+      if (terminal) {
+        start.events.push({ kind: 'terminal', label: eventText(terminal) });
+        this.terminalHandlers.add(handler.id);
+      }
       const block = named(handler).find((child) => child.type === 'block');
+      const outside = this.inTerminalHandler;
+      this.inTerminalHandler = terminal !== null;
       this.graph.edge(this.statements(named(block ?? null), start), normalEnd);
+      this.inTerminalHandler = outside;
     }
     if (!frame || !finallyClause) {
       this.graph.edge(normalEnd, after);
@@ -268,6 +362,27 @@ export class GraphBuilder {
     // Jumps that went through this finally go on to their own targets (or to the next finally out).
     for (const exit of frame.exits) this.graph.edge(finallyEnd, exit);
     return after;
+  }
+
+  /**
+   * The terminal test of a function of the module that raises StopIteration at it, when `handler` catches only
+   * StopIteration and its `try` body calls that function and reads no iterator by hand (`next(lines)` raises it at EOF).
+   */
+  private stopAtTerminal(handler: Node, body: Node): Node | null {
+    if (!this.module || handler.type !== 'except_clause') return null;
+    const caught = named(handler)[0];
+    if (!caught || caught.type === 'block' || !/\bStop(?:Async)?Iteration\b/.test(caught.text) || /\b(?:Base)?Exception\b/.test(caught.text)) return null;
+    let test: Node | null = null;
+    let readsByHand = false;
+    for (const statement of named(body)) {
+      forEachCall(statement, (call) => {
+        const callee = call.childForFieldName('function');
+        const name = callee ? lastName(callee) : '';
+        if (/^(?:a?next|__a?next__)$/.test(name)) readsByHand = true;
+        else test ??= this.module!.stopAtTerminal(name);
+      });
+    }
+    return readsByHand ? null : test;
   }
 
   private withStatement(node: Node, current: Block): Block | null {
@@ -308,6 +423,6 @@ export class GraphBuilder {
   }
 
   private isExempt(site: Node): boolean {
-    return isExemptPath(site, this.body, (test) => this.meaning(test));
+    return isExemptPath(site, this.body, (test) => this.meaning(test), this.terminalHandlers);
   }
 }

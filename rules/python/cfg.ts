@@ -7,6 +7,13 @@ export type FlowEvent =
   /** A close (explicit call, or a jump that leaves the loop and with it the response): reported when a terminal event may be pending. */
   | { kind: 'close'; site: CloseSite };
 
+/** A caller of the module that closes what it passed to the function: the call, what it passed (`response`, `response.iter_lines()`), the response it holds. */
+export interface CallerClose {
+  call: Node;
+  argument: Node;
+  response: string;
+}
+
 export interface CloseSite {
   kind: 'explicit' | 'implicit';
   /** The close call (explicit) or the `break`/`return` statement (implicit). */
@@ -17,11 +24,15 @@ export interface CloseSite {
   stream: string;
   /**
    * `aclose`, `close`, `release`; for an implicit close what closes it: `async with`, `with`, `finally`,
-   * `outer` (see OuterCloser), or `abandoned` (a `raise StopIteration` that leaves the body open).
+   * `outer` (see OuterCloser), `producer` (the `with` of a generator the loop leaves unfinished), or `abandoned` (a
+   * `raise StopIteration`, or a jump out of the `except StopIteration:` a parser's terminal event raised, that leaves
+   * the body open).
    */
   method: string;
   /** For an implicit close, what closes the stream as the report names it (``its `finally` ``, ``the caller `ask` (line 12)``). */
   by?: string;
+  /** For a caller's close (`outer`): the caller's call, what it passed, the response it holds. */
+  caller?: CallerClose;
   /** On an exempt path (except, a branch that raises or is about errors, a not-finished guard). */
   exempt: boolean;
 }

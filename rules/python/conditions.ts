@@ -1,5 +1,7 @@
 import { JSON_RPC_REPLY_MEMBERS, JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal } from '../contract/vocabulary.js';
 import type { Node } from './parser.js';
+import { lastName } from './streams.js';
+import { named } from './tree.js';
 
 /** What a Python test (`if`, `elif`, `while`, `case`) says about the stream, for each of its two outcomes. */
 export interface TestMeaning {
@@ -26,6 +28,8 @@ const RELATIONAL_OPERATORS = new Set(['<', '>', '<=', '>=']);
 /** Clock readings: a relational test against one is a timeout test, whatever its names. */
 const CLOCK_CALLS = /(^|\.)(monotonic|perf_counter|time|current_time|now|loop\.time)$/;
 const REPLY_LOOKUPS = new Set(['get', 'pop', '__contains__']);
+/** Calls that read a member by its key (`event.get("type")`). */
+const KEY_LOOKUPS = new Set(['get', 'pop']);
 
 function negate(meaning: TestMeaning): TestMeaning {
   return { terminal: meaning.negTerminal, negTerminal: meaning.terminal, exemptTrue: meaning.exemptFalse, exemptFalse: meaning.exemptTrue };
@@ -87,6 +91,12 @@ function operandTokens(node: Node, out: string[]): void {
     case 'call': {
       const callee = node.childForFieldName('function');
       if (callee) operandTokens(callee, out);
+      // `delta.get("stop_reason")` reads a member as `delta["stop_reason"]` does.
+      if (callee?.type === 'attribute' && KEY_LOOKUPS.has(lastName(callee))) {
+        const key = named(node.childForFieldName('arguments'))[0];
+        const content = key ? stringContent(key) : null;
+        if (content) out.push(content);
+      }
       return;
     }
     default:
@@ -109,6 +119,13 @@ function callMeaning(call: Node, patterns: readonly RegExp[]): TestMeaning {
     // isinstance(msg, JSONRPCResponse | JSONRPCError), isinstance(exc, (asyncio.CancelledError, TimeoutError))
     if (args[1]) operandTokens(args[1], tokens);
     return fromTokens(tokens, patterns, false);
+  }
+  if (name === 'done' && args.length === 0 && call.childForFieldName('function')?.type === 'attribute') {
+    // `ready.done()`, `task.done()`: the state of a future or task (asyncio, concurrent.futures), not an event of a
+    // body. The receiver's name can still make it an error or cancel test (`cancelled.done()`).
+    const receiver = call.childForFieldName('function')!.childForFieldName('object');
+    if (receiver) operandTokens(receiver, tokens);
+    return { ...fromTokens(tokens, patterns, false), terminal: null, negTerminal: null };
   }
   const strings = args.map(stringContent).filter((text): text is string => text !== null);
   if (REPLY_LOOKUPS.has(name) && strings.some((text) => JSON_RPC_REPLY_MEMBERS.includes(text))) {

@@ -2,17 +2,25 @@ import type { TestMeaning } from './conditions.js';
 import type { Node } from './parser.js';
 import { isStopIteration, named } from './tree.js';
 
+const NO_HANDLERS: ReadonlySet<number> = new Set();
+
 /**
  * Whether a site lies on an exempt path of the function `body`: an except block, a branch that raises or whose test
- * is about errors, a not-finished guard. `meaning` is what the function's graph makes of a test.
+ * is about errors, a not-finished guard. `meaning` is what the function's graph makes of a test; `terminalHandlers`
+ * are `except StopIteration:` clauses entered at a terminal event (build.ts), which are not error paths.
  */
-export function isExemptPath(site: Node, body: Node, meaning: (test: Node) => TestMeaning): boolean {
+export function isExemptPath(site: Node, body: Node, meaning: (test: Node) => TestMeaning, terminalHandlers: ReadonlySet<number> = NO_HANDLERS): boolean {
   let child = site;
   let branchBoundary = false;
   for (let node = site.parent; node && node.id !== body.id; child = node, node = node.parent) {
     switch (node.type) {
       case 'except_clause':
       case 'except_group_clause':
+        // `except StopIteration:` around a parser that raises it at `[DONE]` is the terminal event's path, not an error's.
+        if (terminalHandlers.has(node.id)) {
+          branchBoundary = true;
+          break;
+        }
         return true;
       case 'block':
         if (!branchBoundary) {

@@ -1,4 +1,4 @@
-import type { Block } from './cfg.js';
+import type { Block, CallerClose } from './cfg.js';
 import type { Node } from './parser.js';
 
 /**
@@ -8,13 +8,34 @@ import type { Node } from './parser.js';
  * once the call is over.
  */
 export interface OuterCloser {
-  /** The name the function reads the response by (a closure variable or a parameter). */
+  /** The name the function reads the response by (a closure variable, a parameter, `self.response`). */
   stream: string;
   /** How the close is named in the report: "the `with` of `generate`", "the caller `ask` (line 12)". */
   by: string;
+  /**
+   * For a caller's close: the call that passed the stream, what it passed (`response`, `response.iter_lines()`), and
+   * the response the caller holds (where a drain after the call can reach it).
+   */
+  caller?: CallerClose;
+  /** The caller drains what it passed after the call (a drain helper, `read()`), before it closes: no early close. */
+  drains?: boolean;
 }
 
-export type LoopFrame = { kind: 'loop'; node: Node; isFor: boolean; readsStream: boolean; breakTo: Block; continueTo: Block };
+export type LoopFrame = {
+  kind: 'loop';
+  node: Node;
+  isFor: boolean;
+  /** The loop iterates a response stream or what derives from it (leaving it leaves the body). */
+  readsStream: boolean;
+  breakTo: Block;
+  continueTo: Block;
+  /**
+   * The loop iterates a call of a generator of the module that owns a response (`async for item in events(...)`,
+   * `events` reading inside `async with client.stream(...)`): leaving the loop closes that generator unfinished, and
+   * its `with` closes the response.
+   */
+  producer?: { stream: string; by: string };
+};
 export type FinallyFrame = { kind: 'finally'; entry: Block; exits: Block[]; closes: string | null };
 
 /** One enclosing construct, innermost last, while a function's graph is built. */
@@ -30,6 +51,8 @@ export interface JumpClose {
   stream: string;
   method: string;
   by: string;
+  /** For a caller's close: its call, what it passed, the response it holds. */
+  caller?: CallerClose;
 }
 
 /** Where the innermost loop is in `frames`; -1 outside every loop. */
@@ -48,14 +71,19 @@ export function jumpClose(frames: readonly Frame[], jump: 'break' | 'return'): J
   if (loop?.kind !== 'loop' || !loop.isFor) return null;
   // For a return every enclosing frame is left; a loop inside the owner is enough. For a break, the owner must enclose the loop.
   const limit = jump === 'return' ? frames.length : loopIndex;
-  for (let i = limit - 1; i >= 0; i--) {
+  for (let i = limit - 1 + (jump === 'break' ? 1 : 0); i >= 0; i--) {
     const frame = frames[i];
     let closer: JumpClose | null = null;
+    if (frame.kind === 'loop') {
+      // The loop left is over a generator that owns a response: leaving it closes the generator, and its `with` the response.
+      if (frame.producer && frame.isFor && (jump === 'return' || i === loopIndex)) return { stream: frame.producer.stream, method: 'producer', by: frame.producer.by };
+      continue;
+    }
     if (frame.kind === 'with' && frame.owns) {
       const method = frame.isAsync ? 'async with' : 'with';
       closer = { stream: frame.owns, method, by: `its \`${method}\`` };
     } else if (frame.kind === 'finally' && frame.closes) closer = { stream: frame.closes, method: 'finally', by: 'its `finally`' };
-    else if (frame.kind === 'outer') closer = { stream: frame.closer.stream, method: 'outer', by: frame.closer.by };
+    else if (frame.kind === 'outer' && !frame.closer.drains) closer = { stream: frame.closer.stream, method: 'outer', by: frame.closer.by, caller: frame.closer.caller };
     if (!closer) continue;
     // The loop left must be inside the owner; leaving a `with` (or the function, for an outer close) closes the
     // body only if the loop read it (a `finally` that closes a response is evidence enough that the loop in its `try` reads it).

@@ -22,7 +22,8 @@ export function pythonAnalysisOptions(options: SharedRuleOptions = {}): PythonAn
     compiled = {
       patterns: compilePatterns(options.terminalPatterns ?? DEFAULT_TERMINAL_PATTERNS),
       closeMethods: new Set(methods),
-      explicitClose: names ? new RegExp(`\\.\\s*(?:${names})\\s*\\(`) : /(?!)/,
+      // `[\\s\\\\]*`: spaces or a line continuation may stand around the name.
+      explicitClose: names ? new RegExp(`\\.[\\s\\\\]*(?:${names})[\\s\\\\]*\\(`) : /(?!)/,
     };
     cache.set(key, compiled);
   }

@@ -21,11 +21,19 @@ export interface SiteFinderOptions {
 
 /** Finds what a function's statements do to its response streams: closes, reads to EOF, a `raise StopIteration` that abandons one. */
 export class SiteFinder {
-  constructor(private readonly options: SiteFinderOptions) {}
+  /** Text that can hold a close, a read to the end or a drain call. */
+  private readonly callText: RegExp;
+
+  constructor(private readonly options: SiteFinderOptions) {
+    const closes = [...options.closeMethods].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.callText = new RegExp(`(?:(?<!\\p{ID_Continue})(?:${[...closes, ...READ_TO_END].join('|')})[\\s\\\\]*\\(|drain)`, 'iu');
+  }
 
   /** Explicit closes of response streams in an expression or simple statement, and reads to EOF (a drain, `read()`), in source order. */
   events(node: Node): FlowEvent[] {
     const events: FlowEvent[] = [];
+    // Most statements call nothing of the kind: their text says so without bringing their nodes into JavaScript.
+    if (!this.callText.test(node.text)) return events;
     forEachCall(node, (call) => {
       if (this.readsToEnd(call)) {
         events.push({ kind: 'eof' });

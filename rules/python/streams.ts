@@ -46,14 +46,24 @@ function hasStreamTrue(call: Node): boolean {
  * streaming call, names spelled like a response (`response`, `resp`, `res`), and what is derived
  * from them (`.response`, `aiter_lines()`, a call that takes one).
  */
+/** What a module defines that opens a response: its own context managers over `client.stream(...)` (module.ts). */
+export interface LocalSources {
+  isSource(name: string): boolean;
+}
+
 export class StreamScope {
   private readonly names = new Set<string>();
 
   /**
    * `bindings`: (target, value, in `async with`) pairs of the function's assignments and `with … as`;
-   * `known`: names that are streams from outside (a response an enclosing function's `with` owns).
+   * `known`: names that are streams from outside (a response an enclosing function's `with` owns, `self.response`
+   * that a constructor was given); `local`: the module's own stream sources.
    */
-  constructor(bindings: readonly Binding[], known: Iterable<string> = []) {
+  constructor(
+    bindings: readonly Binding[],
+    known: Iterable<string> = [],
+    private readonly local: LocalSources | null = null,
+  ) {
     for (const name of known) this.names.add(name);
     // Bindings can build on each other (`response = await client.send(...)`, then `events = EventSource(response)`).
     for (let changed = true, rounds = 0; changed && rounds < 4; rounds++) {
@@ -74,7 +84,7 @@ export class StreamScope {
     if (value.type !== 'call') return false;
     const callee = value.childForFieldName('function');
     const name = callee ? lastName(callee) : '';
-    if (STREAM_SOURCES.has(name)) return true;
+    if (STREAM_SOURCES.has(name) || (this.local?.isSource(name) ?? false)) return true;
     if (STREAM_WHEN_ASKED.has(name) && hasStreamTrue(value)) return true;
     return asyncWith && callee?.type === 'attribute' && AIOHTTP_REQUESTS.has(name) && /session/i.test(callee.childForFieldName('object')?.text ?? '');
   }
@@ -87,7 +97,7 @@ export class StreamScope {
         return this.names.has(value.text) || isResponseName(value.text);
       case 'attribute': {
         const name = lastName(value);
-        if (isResponseName(name)) return true;
+        if (isResponseName(name) || this.names.has(value.text)) return true;
         const object = value.childForFieldName('object');
         return DERIVED_MEMBERS.has(name) && object !== null && this.isStream(object);
       }
@@ -98,7 +108,7 @@ export class StreamScope {
           const object = callee.childForFieldName('object');
           if (object && DERIVED_METHOD.test(lastName(callee)) && this.isStream(object)) return true;
         }
-        if (STREAM_SOURCES.has(lastName(callee))) return true;
+        if (STREAM_SOURCES.has(lastName(callee)) || (this.local?.isSource(lastName(callee)) ?? false)) return true;
         // A parser or iterator built over a response (`EventSource(response)`, `iter_events(resp)`).
         const args = value.childForFieldName('arguments');
         return args?.namedChildren.some((arg) => arg !== null && arg.type !== 'keyword_argument' && this.isStream(arg)) ?? false;

@@ -1,4 +1,4 @@
-import { collectBindings, named } from './tree.js';
+import { collectBindings, named, ownDescendants } from './tree.js';
 import { casePatternMeaning, testMeaning } from './conditions.js';
 import { isExemptPath } from './exempt.js';
 import type { Node } from './parser.js';
@@ -7,16 +7,7 @@ import { lastName, unwrap } from './streams.js';
 const NESTED_SCOPES = new Set(['function_definition', 'class_definition', 'lambda']);
 
 function returns(body: Node): Node[] {
-  const found: Node[] = [];
-  const visit = (node: Node): void => {
-    for (const child of named(node)) {
-      if (NESTED_SCOPES.has(child.type)) continue;
-      if (child.type === 'return_statement') found.push(child);
-      else visit(child);
-    }
-  };
-  visit(body);
-  return found;
+  return ownDescendants(body, ['return_statement']);
 }
 
 /** The values a return gives, by position (one for `return x`, several for `return a, b, c`). */
@@ -95,25 +86,30 @@ export function terminalFlagNames(body: Node, flagged: ReadonlyMap<string, Reado
 }
 
 /** A value that leaves a flag unset: `False`, `None`, `0`, `""`. */
-function isFalsy(value: Node): boolean {
+export function isFalsy(value: Node): boolean {
   return value.type === 'false' || value.type === 'none' || (value.type === 'integer' && Number(value.text) === 0) || (value.type === 'string' && value.text.length <= 3 && /^[rbuf]*(""|'')$/i.test(value.text));
 }
 
 /** Whether a statement sits where a terminal event was recognised: the true branch of a terminal test, the `else` of a negated one, a terminal `case`. */
 function onTerminalEvent(node: Node, body: Node, patterns: readonly RegExp[]): boolean {
+  return terminalTestOf(node, body, patterns) !== null;
+}
+
+/** The test (or `case` pattern) that recognises the terminal event a statement sits after, innermost first, or null. */
+export function terminalTestOf(node: Node, body: Node, patterns: readonly RegExp[]): Node | null {
   for (let child = node, parent = node.parent; parent && parent.id !== body.id; child = parent, parent = parent.parent) {
     if ((parent.type === 'if_statement' || parent.type === 'elif_clause') && parent.childForFieldName('consequence')?.id === child.id) {
       const test = parent.childForFieldName('condition');
-      if (test && testMeaning(test, patterns).terminal !== null) return true;
+      if (test && testMeaning(test, patterns).terminal !== null) return test;
     } else if (parent.type === 'else_clause' && parent.parent?.type === 'if_statement') {
       const test = parent.parent.childForFieldName('condition');
-      if (test && testMeaning(test, patterns).negTerminal !== null) return true;
+      if (test && testMeaning(test, patterns).negTerminal !== null) return test;
     } else if (parent.type === 'case_clause') {
       const pattern = named(parent).find((part) => part.type === 'case_pattern');
-      if (pattern && casePatternMeaning(pattern, patterns).terminal !== null) return true;
+      if (pattern && casePatternMeaning(pattern, patterns).terminal !== null) return pattern;
     }
   }
-  return false;
+  return null;
 }
 
 /**

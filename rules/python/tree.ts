@@ -27,25 +27,108 @@ export function forEachCall(node: Node, visit: (call: Node) => void): void {
   if (node.type === 'call') visit(node);
 }
 
-/** Assignments and `with … as` bindings of a function body (not of functions nested in it). */
-export function collectBindings(body: Node): Binding[] {
+const BINDING_NODES = ['assignment', 'named_expression', 'as_pattern'];
+/** Per tree, per body (node id): its bindings, which the graph, the flags and the callers all ask for. */
+const bindingCache = new WeakMap<object, Map<number, Binding[]>>();
+
+/** Assignments and `with … as` bindings of a function body (not of functions nested in it), in source order. */
+export function collectBindings(body: Node): readonly Binding[] {
+  let perTree = bindingCache.get(body.tree);
+  if (!perTree) {
+    perTree = new Map();
+    bindingCache.set(body.tree, perTree);
+  }
+  const known = perTree.get(body.id);
+  if (known) return known;
   const bindings: Binding[] = [];
-  const visit = (node: Node, asyncWith: boolean): void => {
-    if (NESTED_SCOPES.has(node.type)) return;
+  for (const node of ownDescendants(body, BINDING_NODES)) {
     if (node.type === 'assignment' || node.type === 'named_expression') {
       const target = node.childForFieldName(node.type === 'assignment' ? 'left' : 'name');
       const value = node.childForFieldName(node.type === 'assignment' ? 'right' : 'value');
       if (target && value) bindings.push({ target, value, asyncWith: false });
-    } else if (node.type === 'as_pattern' && node.parent?.type === 'with_item') {
+    } else if (node.parent?.type === 'with_item') {
       const value = named(node)[0];
       const target = named(node.childForFieldName('alias'))[0];
-      if (value && target) bindings.push({ target, value, asyncWith });
+      const statement = node.parent.parent?.parent;
+      if (value && target) bindings.push({ target, value, asyncWith: statement?.type === 'with_statement' && isAsync(statement) });
     }
-    const withAsync = node.type === 'with_statement' ? isAsync(node) : asyncWith;
-    for (const child of named(node)) visit(child, withAsync);
-  };
-  visit(body, false);
+  }
+  perTree.set(body.id, bindings);
   return bindings;
+}
+
+/** The node types a file's scope index holds (see scopeIndex); other types are searched per body. */
+const INDEXED = new Set(['assignment', 'named_expression', 'as_pattern', 'return_statement', 'yield', 'raise_statement', 'for_statement', 'with_statement']);
+const SCOPE_TYPES = [...NESTED_SCOPES];
+
+interface ScopeIndex {
+  /** Per scope (a function, class, lambda or decorated definition, by node id; the module by its own id): its own indexed nodes, in source order. */
+  own: Map<number, Node[]>;
+  /** Every function and class definition of the file, in source order. */
+  definitions: Node[];
+}
+
+const indexes = new WeakMap<object, ScopeIndex>();
+
+/**
+ * One search of the whole file in the parser's own memory for the scopes and the nodes the analysis asks each function
+ * for, each node filed under the innermost scope around it by its extent (no walk up or down the tree from JavaScript).
+ */
+function scopeIndex(root: Node): ScopeIndex {
+  const known = indexes.get(root.tree);
+  if (known) return known;
+  const own = new Map<number, Node[]>();
+  const definitions: Node[] = [];
+  const open: Node[] = [];
+  for (const node of root.descendantsOfType([...INDEXED, ...SCOPE_TYPES])) {
+    // The keywords `yield` and `lambda` share their names with the nodes they start.
+    if (!node || ((node.type === 'yield' || node.type === 'lambda') && !node.isNamed)) continue;
+    while (open.length > 0 && open[open.length - 1].endIndex <= node.startIndex) open.pop();
+    const scope = open.length > 0 ? open[open.length - 1].id : root.id;
+    if (NESTED_SCOPES.has(node.type)) {
+      if (node.type === 'function_definition' || node.type === 'class_definition') definitions.push(node);
+      open.push(node);
+      continue;
+    }
+    const list = own.get(scope);
+    if (list) list.push(node);
+    else own.set(scope, [node]);
+  }
+  const index = { own, definitions };
+  indexes.set(root.tree, index);
+  return index;
+}
+
+/** The function and class definitions of a parsed file, nested ones included, in source order. */
+export function definitionsOf(root: Node): Node[] {
+  return scopeIndex(root).definitions;
+}
+
+/**
+ * The nodes of the given types in `body`, in source order, not those of functions, classes or lambdas nested in it. For
+ * a function's body or the module, from the file's scope index; else the parser finds them in its own memory (nested
+ * scopes included, to skip them by their extent), and only they are brought into JavaScript.
+ */
+export function ownDescendants(body: Node, types: readonly string[]): Node[] {
+  const scope = body.type === 'module' ? body : body.parent?.type === 'function_definition' && body.parent.childForFieldName('body')?.id === body.id ? body.parent : null;
+  if (scope && types.every((type) => INDEXED.has(type))) {
+    const root = body.type === 'module' ? body : body.tree.rootNode;
+    const listed = scopeIndex(root).own.get(scope.type === 'module' ? root.id : scope.id) ?? [];
+    // A function's own list also holds what its parameters' defaults hold: not part of its body.
+    return listed.filter((node) => node.startIndex >= body.startIndex && types.includes(node.type));
+  }
+  const found: Node[] = [];
+  let nestedEnd = -1;
+  for (const node of body.descendantsOfType([...types, ...NESTED_SCOPES])) {
+    if (!node || node.id === body.id || ((node.type === 'yield' || node.type === 'lambda') && !node.isNamed)) continue;
+    if (node.startIndex < nestedEnd) continue;
+    if (NESTED_SCOPES.has(node.type)) {
+      nestedEnd = node.endIndex;
+      continue;
+    }
+    found.push(node);
+  }
+  return found;
 }
 
 /** The statement that holds a node: the outermost node below a block or the module. */

@@ -1,6 +1,6 @@
 /** One SDK's before/after record as scripts/sdk-suites.mjs builds it. */
 export function formatSdkReport(record: unknown): string;
-/** The same record as a section of bench/RESULTS.md (no machine paths). */
+/** The same record as a section of a run's results.md (no machine paths). */
 export function formatResultsSection(record: unknown): string;
 export function failedChecks(record: unknown): { name: string; code: number | null; output: string }[];
 export function worseThanBefore(record: unknown): boolean;

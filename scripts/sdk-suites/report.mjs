@@ -223,7 +223,7 @@ function countsOnly(suite) {
 }
 
 /**
- * One SDK's section for bench/RESULTS.md: the commit, the fix and its sites, the SDK's own checks
+ * One SDK's section of a run's results.md (summarised in bench/RESULTS.md): the commit, the fix and its sites, the SDK's own checks
  * before → after, and the probe's table; no path of the machine it ran on.
  * @param {any} r one SDK's result record (see scripts/sdk-suites.mjs), or its summary.json entry
  * @returns {string}

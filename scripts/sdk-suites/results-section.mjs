@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `node scripts/sdk-suites/results-section.mjs <run dir>...`: the bench/RESULTS.md sections of the
-// SDKs of one or more runs of `npm run sdk-suites` (each run's summary.json), as the harness writes
-// them to results.md, written again from the records (after a change of the report's format, say).
+// `node scripts/sdk-suites/results-section.mjs <run dir>...`: the per-SDK sections of one or more runs
+// of `npm run sdk-suites` (each run's summary.json), as the harness writes them to results.md, written
+// again from the records (after a change of the report's format, say). bench/RESULTS.md keeps one
+// summary row per SDK from them (pasted by hand over the last run's).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatResultsSection } from './report.mjs';

@@ -205,6 +205,60 @@ describe('Python: what is reported', () => {
       ),
       [[8, 21]],
     ],
+    [
+      'a close on a parameter known as a response only by the caller that passes its own',
+      lines(
+        'def handle(s):',
+        '    for line in s.iter_lines():',
+        '        if line == "data: [DONE]":',
+        '            s.close()',
+        '        print(line)',
+        '',
+        'def main(client):',
+        '    with client.stream("GET", "/x") as response:',
+        '        handle(response)',
+      ),
+      [[4, 13]],
+    ],
+    [
+      'a close in a method on the attribute the constructor keeps the caller\'s response in',
+      lines(
+        'class Reader:',
+        '    def __init__(self, src):',
+        '        self.src = src',
+        '',
+        '    def finish(self):',
+        '        for line in self.src.iter_lines():',
+        '            if line == "data: [DONE]":',
+        '                self.src.close()',
+        '',
+        'def main(client):',
+        '    with client.stream("GET", "/x") as response:',
+        '        Reader(response).finish()',
+      ),
+      [[8, 17]],
+    ],
+    [
+      'StopIteration raised at the terminal event in __next__ over the caller\'s response, a class with no loop',
+      lines(
+        'class Events:',
+        '    def __init__(self, src):',
+        '        self.src = src',
+        '',
+        '    def __next__(self):',
+        '        lines = self.src.iter_lines()',
+        '        line = next(lines)',
+        '        if line == "data: [DONE]":',
+        '            raise StopIteration',
+        '        return line',
+        '',
+        'def main(client):',
+        '    with client.stream("GET", "/x") as response:',
+        '        for item in Events(response):',
+        '            print(item)',
+      ),
+      [[9, 13]],
+    ],
   ])('%s', async (_name, code, expected) => {
     expect(await sites(code)).toEqual(expected);
   });
@@ -525,6 +579,12 @@ describe('Python: reports', () => {
     const noClose = lines('def f(response):', '    for line in response.iter_lines():', '        print(line)');
     expect(await lintPythonText(noClose)).toEqual({ messages: [], suppressedMessages: [] });
     expect(await lintPythonText(noClose, { prefilter: false })).toEqual({ messages: [], suppressedMessages: [] });
+  });
+
+  it('the pre-filter lets through a close call spread over a line continuation', async () => {
+    const code = lines('def f(response):', '    for line in response.iter_lines():', '        if line == "data: [DONE]":', '            response.close \\', '                ()');
+    const { messages } = await lintPythonText(code);
+    expect(messages.map((message) => [message.line, message.column, message.endLine, message.endColumn])).toEqual([[4, 13, 5, 19]]);
   });
 
   it('a long function with many branches and loops is analysed without enumerating paths', async () => {

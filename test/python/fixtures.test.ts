@@ -34,6 +34,14 @@ describe('Python fixtures', () => {
       '21-flag-returned-by-parser',
       '22-handed-on-to-a-writer',
       '23-flag-set-at-terminal-and-on-error',
+      '24-async-local-connect-sse',
+      '25-caller-owned-generator',
+      '26-event-source-caller-owns',
+      '27-stopiteration-in-parser',
+      '28-stopiteration-lines-from-another-module',
+      '29-outcome-set-in-other-method',
+      '30-consumer-leaves-producer',
+      '31-loop-over-handlers-before-aclose',
     ]);
   });
 });

@@ -73,13 +73,13 @@ describe.each(BYTE_SHAPES)('$name', (shape) => {
 });
 
 describe.each(TIME_SHAPES)('$name', (shape) => {
-  it('is reported fixed (bounded by time only), and closes a flooding, endless or held body after a quarter of its budget', async () => {
+  it('is reported fixed (bounded by time only), and closes a flooding, endless or held body after a tenth of its budget', async () => {
     const fixed = await applyCodemod(shape.path, { transformOptions: { drainTimeoutMs: 2000, drainMaxBytes: LIMIT } });
     expect(fixed.changed).toBe(true);
     expect(fixed.reports).toHaveLength(1);
     expect(fixed.reports[0]).toMatch(/^\S+:\d+:\d+ fixed \(bounded by time only\): the drain reads on through the parser's messages, not the body's bytes/);
     for (const mode of ['flood', 'endless', 'hang'] as const) {
-      // 500 ms (a quarter of 2000) and a margin: the time budget itself would need 2000.
+      // 200 ms (a tenth of 2000) and a margin: the time budget itself would need 2000.
       const after = await measureKeepAlive(fixed.outPath!, { calls: 2, server: { format: 'sse', events: 2, mode }, callTimeoutMs: 10_000, settleMs: 1000 });
       expect(after.results, mode).toEqual([expectedMessages(2, 'sse'), expectedMessages(2, 'sse')]);
       expect(after.closedByClient, mode).toBe(2);

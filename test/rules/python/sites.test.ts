@@ -50,6 +50,18 @@ describe('SiteFinder.events', () => {
   });
 });
 
+describe('SiteFinder.events, where the text of a call is spread out', () => {
+  it('finds a close whose arguments follow a line continuation, and a drain function of any case', async () => {
+    const code = lines('def f(response):', '    response.close \\', '        ()', '    DrainBody(response)', '    response.aclose  ()');
+    const { finder, body } = await finderFor(code);
+    expect(named(body).map((statement) => finder.events(statement).map(show))).toEqual([
+      ['explicit close of response by close at response.close \\\n        (), statement expression_statement'],
+      ['eof'],
+      ['explicit close of response by aclose at response.aclose  (), statement expression_statement'],
+    ]);
+  });
+});
+
 describe('SiteFinder.stopIteration', () => {
   it('a raise StopIteration in __next__ abandons the response an iterator of the function reads', async () => {
     const code = lines(

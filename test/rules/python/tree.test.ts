@@ -1,6 +1,7 @@
 // rules/python/tree.ts: helpers over the Python tree that know no flow.
 import { describe, expect, it } from 'vitest';
-import { collectBindings, forEachCall, isAsync, isStopIteration, named, statementOf } from '../../../rules/python/tree.js';
+import { collectBindings, definitionsOf, forEachCall, isAsync, isStopIteration, named, ownDescendants, statementOf } from '../../../rules/python/tree.js';
+import { parsePython } from '../../../rules/python/parser.js';
 import { firstFunctionBody, lines, nodesOf } from './tree-nodes.js';
 
 describe('named', () => {
@@ -55,6 +56,76 @@ describe('collectBindings', () => {
       'events = client.stream("GET", url) (async with)',
       'out = open(path)',
     ]);
+  });
+});
+
+describe('collectBindings, asked again', () => {
+  it('gives the bindings it found the first time', async () => {
+    const body = await firstFunctionBody(lines('def f(client):', '    response = client.send(request, stream=True)'));
+    expect(collectBindings(body)).toBe(collectBindings(body));
+  });
+});
+
+describe('definitionsOf', () => {
+  it('lists every function and class of the file, nested and decorated ones included, in source order', async () => {
+    const tree = await parsePython(
+      lines('class A:', '    @property', '    def p(self):', '        def inner():', '            pass', 'async def g():', '    class B:', '        pass', 'h = lambda: 0'),
+    );
+    expect(definitionsOf(tree.rootNode).map((node) => `${node.type} ${node.childForFieldName('name')?.text}`)).toEqual([
+      'class_definition A',
+      'function_definition p',
+      'function_definition inner',
+      'function_definition g',
+      'class_definition B',
+    ]);
+  });
+});
+
+describe('ownDescendants', () => {
+  const code = lines(
+    'x = 0',
+    '@decorate(y := 1)',
+    'def f(a=(b := 2), c=lambda: (d := 3)):',
+    '    e = 4',
+    '    yield e',
+    '    for g in (h := range(5)):',
+    '        yield from g',
+    '        k = lambda: (m := 6)',
+    '    def inner():',
+    '        n = 7',
+    '        yield n',
+    '    class C:',
+    '        p = 8',
+    '    with open(q) as r:',
+    '        return call(s := 9)',
+  );
+  const show = (nodes: readonly { type: string; text: string }[]): string[] => nodes.map((node) => `${node.type}: ${node.text}`);
+
+  it('gives the nodes of a function body (from the file index), not those of its parameters, decorators or nested scopes', async () => {
+    const body = await firstFunctionBody(code);
+    expect(show(ownDescendants(body, ['assignment', 'named_expression', 'yield']))).toEqual([
+      'assignment: e = 4',
+      'yield: yield e',
+      'named_expression: h := range(5)',
+      'yield: yield from g',
+      'assignment: k = lambda: (m := 6)',
+      'named_expression: s := 9',
+    ]);
+    expect(show(ownDescendants(body, ['return_statement', 'with_statement']))).toEqual(['with_statement: with open(q) as r:\n        return call(s := 9)', 'return_statement: return call(s := 9)']);
+  });
+
+  it('searches any other node (a block, a type the index does not hold) itself, skipping nested scopes by their extent', async () => {
+    const body = await firstFunctionBody(code);
+    expect(show(ownDescendants(body, ['call']))).toEqual(['call: range(5)', 'call: open(q)', 'call: call(s := 9)']);
+    const [loop] = ownDescendants(body, ['for_statement']);
+    const loopBody = loop.childForFieldName('body');
+    if (!loopBody) throw new Error('no loop body');
+    expect(show(ownDescendants(loopBody, ['assignment', 'named_expression', 'yield']))).toEqual(['yield: yield from g', 'assignment: k = lambda: (m := 6)']);
+  });
+
+  it('gives the module its own nodes, not those of a definition (its decorators and defaults go with it)', async () => {
+    const tree = await parsePython(code);
+    expect(show(ownDescendants(tree.rootNode, ['assignment', 'named_expression']))).toEqual(['assignment: x = 0']);
   });
 });
 

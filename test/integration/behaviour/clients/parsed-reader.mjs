@@ -1,5 +1,5 @@
 // A reader of parsed events (the body piped through a parser), cancelled at [DONE]: what it reads are messages, not
-// the body's bytes, so the drain is bounded by time only (a quarter of the budget).
+// the body's bytes, so the drain is bounded by time only (a tenth of the budget).
 function sseEvents() {
   let buffer = '';
   return new TransformStream({

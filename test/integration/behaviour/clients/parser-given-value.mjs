@@ -1,6 +1,6 @@
 // A parser generator given a value the rewrite cannot prove is a fetch Response (it comes from a fetch the caller may
 // replace), with the request's controller in scope: the drain reads on through the parser's messages, so it is
-// bounded by time only (a quarter of the budget).
+// bounded by time only (a tenth of the budget).
 async function* parseSSE(response) {
   const decoder = new TextDecoder();
   let buffer = '';
