@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { packagePrettierKey } from '../rules/fix/style.js';
 
 /** A formatter a repository configures, with the arguments that format standard input as `file` would be. */
@@ -98,11 +99,12 @@ function run(bin: string, args: string[], cwd: string, input: string, signal?: A
 }
 
 /**
- * What a formatter's failure says: its own message, on one line (without prettier's `[error]` prefixes, stack frames
- * and the caret under a quoted line), else how it ended.
+ * What a formatter's failure says: its own message, on one line (without colour, prettier's `[error]` prefixes, stack
+ * frames and the caret under a quoted line), else how it ended.
  */
 function failureOf(error: Error & { code?: unknown; killed?: boolean }, output: string): string {
-  const said = output
+  // A formatter colours its message where the environment asks for colour (FORCE_COLOR in CI); the report keeps words only.
+  const said = stripVTControlCharacters(output)
     .split(/\r?\n/)
     .map((line) => line.replace(/^\[(?:error|warn)\]\s?/, '').trim())
     .filter((line) => line !== '' && !/^at\s/.test(line) && !/^\^+$/.test(line))

@@ -2,6 +2,7 @@
 // server's counts and the time each call took to come back after its terminal event.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { stripVTControlCharacters } from 'node:util';
 import type { RequestRecord } from '../testing/counting-server.js';
 import type { AfterTerminal, StreamServerOptions } from '../testing/options.js';
 import { startStreamServer } from '../testing/stream-server.js';
@@ -72,10 +73,11 @@ function slowestReturn(log: readonly RequestRecord[], exitAt: number): Pick<Mode
 
 /**
  * The line of stderr that names the error: Node ends an uncaught error's report with its version and
- * Python a traceback with the exception, so the last unindented `SomeError: …` line, else the last line.
+ * Python a traceback with the exception, so the last unindented `SomeError: …` line, else the last line (without
+ * the colour FORCE_COLOR asks for).
  */
 function errorLine(stderr: string): string {
-  const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !/^Node\.js v\d/.test(line));
+  const lines = stripVTControlCharacters(stderr).split('\n').filter((line) => line.trim() !== '' && !/^Node\.js v\d/.test(line));
   const named = lines.filter((line) => /^[\w.$]*(Error|Exception)\b/.test(line));
   return (named.at(-1) ?? lines.at(-1) ?? '').trim();
 }

@@ -24,7 +24,8 @@ function prettierProject(prefix: string, config: string): string {
 describe('drainguard fix: a formatter that cannot run', () => {
   it('a .prettierrc with a syntax error: reported with the file, prettier\'s own words and the command, in the human report', async () => {
     const dir = prettierProject('fix-prettierrc-broken', '{ "semi": false,, }\n');
-    const result = await runCli(['fix', '--no-verify', 'src'], dir);
+    // FORCE_COLOR (as CI runners set it) colours prettier's message; the report carries its words only.
+    const result = await runCli(['fix', '--no-verify', 'src'], dir, { FORCE_COLOR: '1' });
     expect(result).toEqual({
       code: 0,
       stdout:
@@ -43,7 +44,7 @@ describe('drainguard fix: a formatter that cannot run', () => {
 
   it('a plugin that is not installed: reported in --json, under "formatting"', async () => {
     const dir = prettierProject('fix-prettier-plugin', '{ "plugins": ["prettier-plugin-not-installed"] }\n');
-    const result = await runCli(['fix', '--no-verify', '--json', 'src'], dir);
+    const result = await runCli(['fix', '--no-verify', '--json', 'src'], dir, { FORCE_COLOR: '1' });
     expect(result.code).toBe(0);
     const report = parseFixJson(result) as ReturnType<typeof parseFixJson> & { formatting: unknown[] };
     expect(report.formatting).toEqual([
@@ -77,7 +78,8 @@ describe('drainguard fix: a formatter that cannot run', () => {
 
   it('a configuration that loads: the rewrite is formatted with it and nothing is reported', async () => {
     const dir = prettierProject('fix-prettierrc-good', '{ "singleQuote": true }\n');
-    const result = await runCli(['fix', '--no-verify', 'src'], dir);
+    // FORCE_COLOR (as CI runners set it) colours prettier's message; the report carries its words only.
+    const result = await runCli(['fix', '--no-verify', 'src'], dir, { FORCE_COLOR: '1' });
     expect(result).toEqual({
       code: 0,
       stdout: 'src/drain-body.ts  helper module created\nsrc/drain-body.test.ts  test of the helper module created (node:test)\nsrc/client.ts:11:13  fixed\n1 file scanned, 1 site: 1 fixed, 0 manual, 0 errors\n',
