@@ -9,6 +9,8 @@ export default defineConfig({
     // in-process.ts: a test that starts a process fails (such tests belong in test/integration/).
     setupFiles: ['test/setup/in-process.ts', 'test/setup/rule-tester.ts'],
     globalSetup: ['test/setup/build.ts'],
+    // After vitest's own report, the test files that took 5 s or more with their times (a report, never a failure).
+    reporters: ['default', './test/setup/slow-files.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

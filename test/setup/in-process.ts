@@ -4,8 +4,7 @@
  * Each function of node:child_process is wrapped once per worker; the start is refused (it throws) and also recorded,
  * so that a caller that catches the error still fails its test file (in the hook below).
  *
- * Still allowed: the test files of test/python/ that run python3 or the CLI (their move is pending, CONTRIBUTING.md
- * lists them) and `openssl`, which makes the self-signed certificate of the TLS tests (Node has no API to make one).
+ * Still allowed: `openssl`, which makes the self-signed certificate of the TLS tests (Node has no API to make one).
  */
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
@@ -15,7 +14,6 @@ import { promisify } from 'node:util';
 import { afterAll, expect } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PENDING = ['test/python/bench.test.ts', 'test/python/cli.test.ts', 'test/python/fixtures.test.ts', 'test/python/helper-test.test.ts', 'test/python/never-throws.test.ts', 'test/python/rewrite.test.ts'];
 const ALLOWED_COMMANDS = ['openssl'];
 const FUNCTIONS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
 const WRAPPED = Symbol.for('drainguard.test.in-process');
@@ -31,7 +29,7 @@ function testFile(): string {
 function check(name: string, command: unknown): void {
   const file = testFile();
   const program = name === 'fork' ? process.execPath : String(command);
-  if (PENDING.includes(file) || ALLOWED_COMMANDS.includes(path.basename(program.split(' ')[0]))) return;
+  if (ALLOWED_COMMANDS.includes(path.basename(program.split(' ')[0]))) return;
   const started = `child_process.${name}(${JSON.stringify(command)})`;
   refused.set(file, [...(refused.get(file) ?? []), started]);
   throw new Error(`npm test runs in process: ${file} starts ${started}. Move the test to test/integration/ (CONTRIBUTING.md#tests).`);

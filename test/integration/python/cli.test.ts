@@ -2,9 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_ID, parseFixJson, parseJson, resultFor, runCli, tempProject, writeFiles } from '../cli/helpers.js';
-import { sarifValidator } from '../cli/sarif-schema.js';
-import { loadPythonFixtures } from './fixture-cases.js';
+import { RULE_ID, parseFixJson, parseJson, resultFor, runCli, tempProject, writeFiles } from '../../cli/helpers.js';
+import { sarifValidator } from '../../cli/sarif-schema.js';
+import { loadPythonFixtures } from '../../python/fixture-cases.js';
 
 const fixtures = new Map(loadPythonFixtures().map((fixture) => [fixture.name, fixture]));
 const shape2 = fixtures.get('02-aconnect-sse-break')!;

@@ -2,9 +2,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pythonHttpxMissing } from '../support/python-keepalive.mjs';
+import { pythonHttpxMissing } from '../../support/python-keepalive.mjs';
 
-const BENCH = fileURLToPath(new URL('../../bench/keepalive.mjs', import.meta.url));
+const BENCH = fileURLToPath(new URL('../../../bench/keepalive.mjs', import.meta.url));
 const missing = pythonHttpxMissing();
 
 function bench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
