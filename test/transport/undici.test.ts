@@ -94,7 +94,8 @@ const socketsUsed = (server: CountingServer): number => new Set(server.log().map
 
 describe("Node's fetch, a body cancelled at [DONE]", () => {
   it('a body that ends: 5 calls on 1 connection with the transport, 5 connections without', async () => {
-    const server = await streamServer({ mode: 'end', tailDelayMs: 100 });
+    // The tail outlasts the time a loaded machine may take from [DONE] to the cancel (a body already ended has no drain).
+    const server = await streamServer({ mode: 'end', tailDelayMs: 400 });
     const { dispatcher, reports, drained } = transport();
     for (let call = 1; call <= 5; call++) {
       await callAndCancel(server.url, dispatcher);
@@ -249,8 +250,8 @@ describe('the abort keeps its reason and is seen at once', () => {
 
 describe('many calls in flight', () => {
   it('two waves of 20 concurrent calls: at most 20 connections with the transport, 40 without', async () => {
-    const server = await streamServer({ mode: 'end', tailDelayMs: 300 });
-    const { dispatcher, reports, drained } = transport();
+    const server = await streamServer({ mode: 'end', tailDelayMs: 1000 });
+    const { dispatcher, reports, drained } = transport({ timeoutMs: 5000 });
     const wave = (agent: Dispatcher, url = server.url) => Promise.all(Array.from({ length: 20 }, () => callAndCancel(url, agent)));
     await wave(dispatcher);
     await drained(20);
