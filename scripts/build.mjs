@@ -7,6 +7,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:f
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeBuildRecord } from './build-record.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
@@ -40,12 +41,14 @@ const common = {
   target: 'node20',
   packages: 'external',
   logLevel: 'warning',
+  // What each build read and wrote, for the record a test run checks before it builds again (scripts/build-record.mjs).
+  metafile: true,
 };
 
 // Chunk names carry a content hash: drop the old ones so a rebuild leaves no stale chunk to publish.
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 
-await Promise.all([
+const builds = await Promise.all([
   build({ ...common, entryPoints: ['rules/index.ts'], outfile: 'dist/index.js', format: 'esm' }),
   // Split into chunks: a dynamic import() (fix, SARIF) then loads its external packages
   // (diff, write-file-atomic, node-sarif-builder) only when it runs, not on every `drainguard lint`.
@@ -96,3 +99,11 @@ const grammar = path.dirname(createRequire(import.meta.url).resolve('tree-sitter
 mkdirSync(`${root}/dist/tree-sitter-python`, { recursive: true });
 copyFileSync(`${grammar}/tree-sitter-python.wasm`, `${root}/dist/tree-sitter-python/tree-sitter-python.wasm`);
 copyFileSync(`${grammar}/LICENSE`, `${root}/dist/tree-sitter-python/LICENSE`);
+
+// The record of this build: what it read and wrote, each file with the hash of its content (scripts/build-record.mjs).
+const grammarFiles = ['tree-sitter-python.wasm', 'LICENSE'];
+writeBuildRecord(
+  root,
+  [...builds.flatMap((result) => Object.keys(result.metafile.inputs)), ...grammarFiles.map((file) => path.relative(root, `${grammar}/${file}`))],
+  [...builds.flatMap((result) => Object.keys(result.metafile.outputs)), ...grammarFiles.map((file) => `dist/tree-sitter-python/${file}`)],
+);

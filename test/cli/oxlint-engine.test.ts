@@ -1,6 +1,6 @@
 // cli/oxlint-engine.ts, the translation of oxlint's JSON diagnostics into ESLint's results: UTF-8 byte spans to
 // UTF-16 lines and columns, the message id from the message text, the plugin's recorded suggestions, and the files
-// left to ESLint. No oxlint process runs here (test/cli/oxlint-run.test.ts runs the real one).
+// left to ESLint. No oxlint process runs here (test/integration/cli/oxlint-run.test.ts runs the real one).
 import { describe, expect, it } from 'vitest';
 import { toResults, type OxlintDiagnostic } from '../../cli/oxlint-engine.js';
 
