@@ -3,12 +3,13 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { isTypeScriptPath } from '../../rules/parser-options.js';
 import { drainBounds, type DrainBounds } from '../../rules/contract/drain-options.js';
-import { rewrite, type RewriteResult, type SiteResult } from '../../codemods/rewrite.js';
+import type { SiteResult } from '../../codemods/rewrite.js';
 import { HELPER_MODULE_NAME, extendHelperModule, helperModuleText } from '../../rules/fix/helper-module.js';
 import type { PieceName } from '../../rules/fix/helpers.js';
 import { detectStyle, styleSettingsFor, type StyleSettings } from '../../rules/fix/style.js';
 import { collectTargetsOrReport } from '../shared/files.js';
-import { prefilterFor, settled } from '../front-ends/javascript-prefilter.js';
+import { settled } from '../front-ends/javascript-prefilter.js';
+import { LINTABLE_EXTENSIONS, frontEndOf } from '../front-ends/registry.js';
 import { parseFixArgs, type FixArgs } from './args.js';
 import { formatRewrite, formatterProblem, type FormatProblem } from './formatter.js';
 import { chooseHelperModules, helperExtension, type HelperChoice } from './helper-choice.js';
@@ -19,10 +20,8 @@ import { VerificationInterrupted, allAdded, hasTsconfig, projectOf, startVerifie
 import { stdoutSupportsColor } from '../shared/color.js';
 import { errorCode } from '../shared/errors.js';
 import { dirtyFiles } from './git-clean.js';
-import { rewritePython } from '../../codemods/python/rewrite.js';
-import { isPythonPath, mayReportPython } from '../front-ends/python.js';
 import { problemLine, readSourceText } from '../shared/source-text.js';
-import { planPythonHelperTests, pythonHelperTestPaths, writePythonHelperTest } from './python-helper-test.js';
+import { inFileHelperTestPaths, planInFileHelperTests, writeInFileHelperTest } from './in-file-helper-test.js';
 import { FIX_USAGE } from '../shared/usage.js';
 import { VERSION } from '../shared/version.js';
 
@@ -60,11 +59,11 @@ export async function runFix(argv: readonly string[]): Promise<number> {
   }
 
   const cwd = process.cwd();
-  const targets = await collectTargetsOrReport('fix', args.paths, cwd);
+  const targets = await collectTargetsOrReport('fix', args.paths, cwd, LINTABLE_EXTENSIONS);
   if (!targets) return 2;
   const { files, named } = targets;
   const choices = await chooseHelperModules(
-    files.filter((file) => !isPythonPath(file)),
+    files.filter((file) => frontEndOf(file).fix.helper.kind === 'shared-module'),
     args.helperPath,
     cwd,
   );
@@ -185,14 +184,14 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   const writing = rewritten.filter((entry) => entry.output !== null);
-  // The test of each helper module, written with it unless --no-test (cli/fix/helper-test.ts), and of each rewritten
-  // Python module's drain helper (cli/fix/python-helper-test.ts).
+  // The test of each helper module, written with it unless --no-test (cli/fix/helper-test.ts), and of the drain helpers
+  // each rewritten file carries where its front end puts them in the file (cli/fix/in-file-helper-test.ts).
   const importersOf = (modulePath: string): { file: string; text: string }[] =>
     writing.filter((entry) => choiceOf.get(entry.file)?.path === modulePath).map((entry) => ({ file: entry.file, text: entry.output ?? '' }));
   const tests = signal.aborted || !args.test ? [] : await planHelperTests(modules.map((module) => ({ path: module.path, text: module.text, before: module.existing?.text ?? null, importers: importersOf(module.path) })), { verifier, verify: args.verify, signal });
-  const pythonTests = signal.aborted || !args.test ? [] : planPythonHelperTests(writing.filter((entry) => isPythonPath(entry.file)).map((entry) => ({ file: entry.file, text: entry.output ?? '' })));
+  const inFileTests = signal.aborted || !args.test ? [] : await planInFileHelperTests(writing.map((entry) => ({ file: entry.file, text: entry.output ?? '' })));
   if (!signal.aborted && !args.dry && !args.force) {
-    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file), ...pythonHelperTestPaths(pythonTests)]);
+    const dirty = await dirtyFiles([...modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file), ...inFileHelperTestPaths(inFileTests)]);
     if (dirty.length > 0) {
       const named = dirty.map((file) => path.relative(cwd, file) || file).join(', ');
       process.stderr.write(
@@ -204,7 +203,7 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
   }
 
   if (!signal.aborted) phase = 'writing';
-  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests), ...pythonHelperTestPaths(pythonTests)]) : undefined;
+  const patchRoot = args.print && !signal.aborted ? await diffRoot(cwd, [...writing.map((entry) => entry.file), ...modules.map((module) => module.path), ...helperTestPaths(tests), ...inFileHelperTestPaths(inFileTests)]) : undefined;
   if (patchRoot && !patchRoot.isCwd && !args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
   }
@@ -276,13 +275,13 @@ async function fix({ args, cwd, files, named, choices, verifier, signal, progres
     written.push({ path: entry.file, problem: entry.formatProblem });
     showDiff(report);
   }
-  for (const test of pythonTests) {
+  for (const test of inFileTests) {
     if (signal.aborted) {
       if (test.text !== null) notWritten++;
       continue;
     }
     const moduleWritten = reports.some((report) => report.path === test.modulePath && report.changed);
-    const report = await writePythonHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten });
+    const report = await writeInFileHelperTest(test, { dry: args.dry, patchRoot: patchRoot?.root, moduleWritten });
     if (report.changed) written.push({ path: test.path });
     reports.push(report);
     showDiff(report);
@@ -350,12 +349,10 @@ async function rewriteFile(file: string, args: FixArgs, bounds: DrainBounds, hel
   const read = readSourceText(file);
   if (read.text === undefined) return { file, source: '', output: null, sites: [], helperPieces: [], error: problemLine(read.problem) };
   const source = read.text;
-  const python = isPythonPath(file);
-  if (!named && (python ? !mayReportPython(source, args.ruleOptions) : !(await settled(prefilterFor(args.ruleOptions.closeMethods)(source, file))))) return null;
+  const frontEnd = frontEndOf(file);
+  if (!named && !(await settled(frontEnd.prefilter(args.ruleOptions)(source, file)))) return null;
   if (read.problem) return { file, source, output: null, sites: [], helperPieces: [], error: problemLine(read.problem) };
-  const result: RewriteResult = python
-    ? await rewritePython(source, { ...bounds, ruleOptions: args.ruleOptions, filePath: file })
-    : rewrite(source, file, { ...bounds, types: args.types, ruleOptions: args.ruleOptions, helperModule: helperModule === undefined ? undefined : { path: helperModule }, styleSettings: await styleSettings(file, signal) });
+  const result = await frontEnd.fix.rewrite(source, file, { bounds, ruleOptions: args.ruleOptions, types: args.types, helperModule, styleSettings: () => styleSettings(file, signal) });
   if (result.parseError) return { file, source, output: null, sites: [], helperPieces: [], error: `cannot parse: ${result.parseError}` };
   if (result.sites.length === 0) return null;
   return { file, source, output: result.output, sites: result.sites, helperPieces: result.helperPieces ?? [] };

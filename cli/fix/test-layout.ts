@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TestFramework } from '../../rules/fix/helper-test.js';
+import { LINTABLE_EXTENSIONS } from '../front-ends/registry.js';
 import { walkDirectory } from '../shared/files.js';
 
 /**
@@ -51,7 +52,7 @@ interface Manifest {
  */
 export async function testLayoutFor(modulePath: string, isOwnTest: (text: string) => boolean): Promise<TestLayout> {
   const root = packageRoot(path.dirname(modulePath));
-  const files = (await walkDirectory(root)).files.filter((file) => !file.endsWith('.py') && existsSync(file));
+  const files = (await walkDirectory(root, LINTABLE_EXTENSIONS)).files.filter((file) => !file.endsWith('.py') && existsSync(file));
   const relative = (file: string): string => path.relative(root, file).split(path.sep).join('/');
   const nested = nestedPackages(root, files);
   const inPackage = files.filter((file) => !NOT_TESTS.test(relative(file)) && !nested.some((dir) => !TEST_DIR.test(path.basename(dir)) && file.startsWith(`${dir}${path.sep}`)));

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import type { ESLint } from 'eslint';
-import { prefilterFor, settled, type Prefilter } from '../front-ends/javascript-prefilter.js';
+import { settled, type Prefilter } from '../front-ends/javascript-prefilter.js';
 import { OxlintEngine, textLength, type OxlintRun, type SourceFile } from '../engines/oxlint-engine.js';
-import { isPythonPath, lintPythonFile, mayReportPython } from '../front-ends/python.js';
+import { FRONT_ENDS, frontEndOf, type FrontEnd } from '../front-ends/registry.js';
 import { cleanResult, notCheckedResult } from '../shared/results.js';
 import type { CliRuleOptions } from '../shared/rule-args.js';
 import { maxFileBytes, readSourceText } from '../shared/source-text.js';
@@ -108,7 +108,7 @@ export interface LintedFiles {
  * ESLint lints the others here; a file oxlint leaves (it does not parse there) is linted by ESLint.
  */
 export async function lintFiles(files: readonly string[], options: LintFilesOptions): Promise<LintedFiles> {
-  const mayReport = prefilterFor(options.ruleOptions?.closeMethods);
+  const prefilters = new Map(FRONT_ENDS.map((frontEnd): [FrontEnd, Prefilter] => [frontEnd, frontEnd.prefilter(options.ruleOptions)]));
   const named = options.named ?? new Set<string>();
   const engine = options.types ? 'eslint' : (options.engine ?? 'auto');
   // Type-aware linting builds TypeScript programs: always long enough for V8's optimizing compiler.
@@ -145,22 +145,24 @@ export async function lintFiles(files: readonly string[], options: LintFilesOpti
       continue;
     }
     const { text } = read;
+    const frontEnd = frontEndOf(filePath);
+    const mayReport = prefilters.get(frontEnd)!;
     const prefilter = options.prefilter !== false && !named.has(filePath);
     if (read.problem) {
       // Binary or not UTF-8: reported, unless the pre-filter rules the text out (as a syntax error there goes unseen).
-      const mayHoldClose = !prefilter || (isPythonPath(filePath) ? mayReportPython(text, options.ruleOptions) : await settledSafely(mayReport, text, filePath));
+      const mayHoldClose = !prefilter || (await settledSafely(mayReport, text, filePath));
       results.set(filePath, mayHoldClose ? notCheckedResult(filePath, read.problem) : cleanResult(filePath));
       continue;
     }
-    if (isPythonPath(filePath)) {
-      // Python files have their own front end (rules/python), in process, with the same rule options.
-      if (prefilter && !mayReportPython(text, options.ruleOptions)) {
+    if (frontEnd.lint.kind === 'own-analysis') {
+      // A front end with its own analysis lints here, one file at a time, with the same rule options.
+      if (prefilter && !(await settled(mayReport(text, filePath)))) {
         results.set(filePath, cleanResult(filePath));
         continue;
       }
       parsed++;
       inProcess.add(text.length);
-      results.set(filePath, await lintPythonFile(text, filePath, options.ruleOptions));
+      results.set(filePath, await frontEnd.lint.lintFile(text, filePath, options.ruleOptions));
       continue;
     }
     let answer = !prefilter || mayReport(text, filePath);

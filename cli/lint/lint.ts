@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ESLint } from 'eslint';
+import { LINTABLE_EXTENSIONS } from '../front-ends/registry.js';
 import { collectTargetsOrReport } from '../shared/files.js';
 import { stdoutSupportsColor } from '../shared/color.js';
 import { formatResults } from './format.js';
@@ -45,7 +46,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   // Most runs lint little: lintFiles turns the optimizing compiler back on when one lints enough (cli/engines/v8-tiering.ts).
   deferOptimizingCompiler();
   const cwd = process.cwd();
-  const targets = await collectTargetsOrReport('lint', args.paths, cwd);
+  const targets = await collectTargetsOrReport('lint', args.paths, cwd, LINTABLE_EXTENSIONS);
   if (!targets) return 2;
   const { files, named, unreadableDirectories } = targets;
 

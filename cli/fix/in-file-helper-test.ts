@@ -1,32 +1,31 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { planPythonHelperTest, type PythonHelperTestPlan } from '../../codemods/python/helper-test-file.js';
+import { FRONT_ENDS, frontEndOf } from '../front-ends/registry.js';
+import type { InFileHelperTest } from '../front-ends/front-end.js';
 import { diffPath } from './diff-paths.js';
 import { unifiedDiff, type FileReport } from './report.js';
 
 /**
- * `drainguard fix` writes, with each Python module it gives a drain helper, a pytest test of that helper in the
- * repository's test folder and async style (unless `--no-test`; codemods/python/helper-test-file.ts), so that the
- * module stays covered where the repository measures coverage. The Python counterpart of cli/fix/helper-test.ts:
- * the same report (`test`, `framework`, `note`).
+ * `drainguard fix` writes, with each rewritten file that carries its own drain helpers (a Python module), the test its
+ * front end plans for those helpers (unless `--no-test`), so that the file stays covered where the repository measures
+ * coverage. The counterpart of cli/fix/helper-test.ts for shared helper modules: the same report (`test`, `framework`,
+ * `note`).
  */
 
-/** The tests of the run's rewritten Python modules (their new text), in their order; a module whose test would not change has none. */
-export function planPythonHelperTests(modules: ReadonlyArray<{ file: string; text: string }>): PythonHelperTestPlan[] {
-  const tests: PythonHelperTestPlan[] = [];
-  const taken = new Set<string>();
-  for (const module of modules) {
-    const test = planPythonHelperTest(module.file, module.text, taken);
-    if (!test) continue;
-    taken.add(test.path);
-    tests.push(test);
+/** The tests of the run's rewritten files (their new text) whose front end puts the helpers in the file, in their order. */
+export async function planInFileHelperTests(rewritten: ReadonlyArray<{ file: string; text: string }>): Promise<InFileHelperTest[]> {
+  const tests: InFileHelperTest[] = [];
+  for (const frontEnd of FRONT_ENDS) {
+    if (frontEnd.fix.helper.kind !== 'in-file') continue;
+    const files = rewritten.filter((entry) => frontEndOf(entry.file) === frontEnd);
+    if (files.length > 0) tests.push(...(await frontEnd.fix.helper.planTests(files)));
   }
   return tests;
 }
 
 /** The files `fix` will write for the tests (the refusal on uncommitted changes and `--print`'s diff root take them). */
-export function pythonHelperTestPaths(tests: readonly PythonHelperTestPlan[]): string[] {
+export function inFileHelperTestPaths(tests: readonly InFileHelperTest[]): string[] {
   return tests.filter((test) => test.text !== null).map((test) => test.path);
 }
 
@@ -34,8 +33,8 @@ export function pythonHelperTestPaths(tests: readonly PythonHelperTestPlan[]): s
  * Writes a test (unless `dry`, or its module was not written) and returns its report: `test: "created"`, `"updated"` or
  * `"not written"` with the reason, its diff where `patchRoot` is given.
  */
-export async function writePythonHelperTest(
-  test: PythonHelperTestPlan,
+export async function writeInFileHelperTest(
+  test: InFileHelperTest,
   { dry, patchRoot, moduleWritten }: { dry: boolean; patchRoot: string | undefined; moduleWritten: boolean },
 ): Promise<FileReport> {
   if (test.text === null) return { path: test.path, changed: false, sites: [], test: 'not written', note: test.skipped ?? '' };
