@@ -4,9 +4,10 @@ import { LINTABLE_EXTENSIONS } from '../front-ends/registry.js';
 import { collectTargetsOrReport } from '../shared/files.js';
 import { stdoutSupportsColor } from '../shared/color.js';
 import { formatResults } from './format.js';
-import { parseLintArgs } from './args.js';
-import { ENGINES, isEngine, lintFiles } from './lint-files.js';
+import { parseLintArgs, type LintArgs } from './args.js';
+import { lintFiles } from './lint-files.js';
 import { lintSummary } from './summary.js';
+import { ENGINES, isEngine, type Engine } from '../engines/engine-choice.js';
 import { OxlintEngine } from '../engines/oxlint-engine.js';
 import { hasProblems, isNotChecked } from '../shared/results.js';
 import { LINT_USAGE } from '../shared/usage.js';
@@ -33,23 +34,14 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     return 0;
   }
 
-  const engine = process.env.DRAINGUARD_ENGINE || 'auto';
-  if (!isEngine(engine)) {
-    process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE must be one of ${ENGINES.join(', ')}, got '${engine}'.\n`);
-    return 2;
-  }
-  if (engine === 'oxlint' && !OxlintEngine.find()) {
-    process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE=oxlint, but the oxlint package is not installed next to drainguard.\n`);
-    return 2;
-  }
-
+  const engine = engineFromEnvironment();
+  if (engine === undefined) return 2;
   // Most runs lint little: lintFiles turns the optimizing compiler back on when one lints enough (cli/engines/v8-tiering.ts).
   deferOptimizingCompiler();
   const cwd = process.cwd();
   const targets = await collectTargetsOrReport('lint', args.paths, cwd, LINTABLE_EXTENSIONS);
   if (!targets) return 2;
   const { files, named, unreadableDirectories } = targets;
-
   const { results, parsed: parsedCount } = await lintFiles(files, {
     cwd,
     types: args.types,
@@ -59,14 +51,34 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     engine,
     suggestions: args.format === 'json',
   });
-  const output = await formatResults(results, args.format, { cwd, color: args.color ?? stdoutSupportsColor() });
-  if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-  // stdout stays exactly ESLint's format; the summary goes to stderr, and only for the human format. JSON and SARIF
-  // name on stderr the files that were not checked (their output says it too), so a CI log shows why the run failed.
-  if (args.format === 'stylish') process.stderr.write(lintSummary({ found: files.length, parsed: parsedCount }, results));
-  else process.stderr.write(notCheckedLines(results, cwd));
+  await printResults(results, args, { cwd, found: files.length, parsed: parsedCount });
   // A directory that could not be read holds files that were not checked, as a file that could not be read is one.
   return hasProblems(results) || unreadableDirectories.length > 0 ? 1 : 0;
+}
+
+/** The engine DRAINGUARD_ENGINE forces (default auto), or undefined after saying on stderr why it cannot run. */
+function engineFromEnvironment(): Engine | undefined {
+  const engine = process.env.DRAINGUARD_ENGINE || 'auto';
+  if (!isEngine(engine)) {
+    process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE must be one of ${ENGINES.join(', ')}, got '${engine}'.\n`);
+    return undefined;
+  }
+  if (engine === 'oxlint' && !OxlintEngine.find()) {
+    process.stderr.write(`drainguard lint: DRAINGUARD_ENGINE=oxlint, but the oxlint package is not installed next to drainguard.\n`);
+    return undefined;
+  }
+  return engine;
+}
+
+/**
+ * The report on stdout, exactly in ESLint's format; the summary goes to stderr, and only for the human format. JSON and
+ * SARIF name on stderr the files that were not checked (their output says it too), so a CI log shows why the run failed.
+ */
+async function printResults(results: ESLint.LintResult[], args: LintArgs, run: { cwd: string; found: number; parsed: number }): Promise<void> {
+  const output = await formatResults(results, args.format, { cwd: run.cwd, color: args.color ?? stdoutSupportsColor() });
+  if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  if (args.format === 'stylish') process.stderr.write(lintSummary({ found: run.found, parsed: run.parsed }, results));
+  else process.stderr.write(notCheckedLines(results, run.cwd));
 }
 
 /** `drainguard lint: src/a.js: File not checked: …` for each file that could not be checked, or ''. */

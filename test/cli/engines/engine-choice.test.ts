@@ -1,7 +1,7 @@
-// cli/lint/lint-files.ts: how much of the text left for oxlint this process lints itself, beside one oxlint process, or
+// cli/engines/engine-choice.ts: how much of the text left for oxlint this process lints itself, beside one oxlint process, or
 // none when oxlint's processes alone end sooner.
 import { describe, expect, it } from 'vitest';
-import { inProcessShare } from '../../../cli/lint/lint-files.js';
+import { inProcessShare } from '../../../cli/engines/engine-choice.js';
 
 describe('inProcessShare', () => {
   it('balances the two ends: ESLint loaded here against an oxlint start, then each one\'s cost per KB', () => {
