@@ -109,7 +109,7 @@ export type TextLint = (text: string, filePath: string) => Promise<ESLint.LintRe
 
 /**
  * Lints with ESLint's core `Linter`, the native parser and drainguard's config: without the ESLint class,
- * whose file, ignore and config-file machinery costs a quarter of a second to load and which the CLI does
+ * whose file, ignore and config-file machinery is slow to load and which the CLI does
  * not use (it walks, reads and configures itself). The result is shaped as the ESLint class shapes it.
  */
 export async function createNativeLint(options: Pick<ESLintSetupOptions, 'ruleOptions'> = {}): Promise<TextLint> {
@@ -127,8 +127,8 @@ export async function createNativeLint(options: Pick<ESLintSetupOptions, 'ruleOp
 
 /**
  * The config as `Linter#verify` takes it, built once: given plain config objects, verify builds and normalizes a
- * config array for every file, and matches every block's globs against the file's path (measured: 2.0 -> 0.7 ms a
- * verify of a 3-line file). drainguard's config chooses by extension alone (it ignores nothing: node_modules is
+ * config array for every file, and matches every block's globs against the file's path, which costs more than the
+ * verify of a small file itself. drainguard's config chooses by extension alone (it ignores nothing: node_modules is
  * linted, and `.git/` is ignored only at the root, its base path), so each extension's config is looked up once, for
  * a file of that extension at the root. An extension that no block takes gets ESLint's own answer for the real path.
  * With an ESLint that keeps its config array elsewhere, the plain config objects.

@@ -22,7 +22,7 @@ const CONCURRENT_RUNS = 2;
 /**
  * A batch starts before the caller has read every file only when it is big (one large bundle can take
  * oxlint seconds) and many files are left to read (the reading then overlaps with oxlint's work); each
- * process costs about 0.1-0.3 s of CPU to start, so the rest goes to as few processes as possible.
+ * process costs CPU to start, so the rest goes to as few processes as possible.
  */
 const EARLY_BATCH_BYTES = 1024 * 1024;
 const EARLY_BATCH_MIN_FILES_LEFT = 2000;
@@ -124,7 +124,7 @@ export class OxlintRun {
 
   /**
    * Starts oxlint processes ahead of their batches, up to `processes` in all with those running: each loads oxlint and
-   * the plugin (about 0.25 s) while the caller goes on reading, and takes the next batch. One not needed by the end
+   * the plugin while the caller goes on reading, and takes the next batch. One not needed by the end
    * exits then.
    */
   prestart(processes: number): void {

@@ -1,6 +1,6 @@
 /**
  * The oxlint process of `drainguard lint`, started before the CLI knows which files to hand it: meanwhile it loads
- * drainguard's plugin and oxlint's own modules (about 0.25 s of a 0.3 s start), while the CLI reads and tests the
+ * drainguard's plugin and oxlint's own modules (most of its start), while the CLI reads and tests the
  * rest of the files on the other core. Then it reads its request from stdin, one JSON object ({@link LaunchRequest}),
  * and runs oxlint's command line with those arguments, as `oxlint <args>` would (its JSON report on stdout, its exit
  * code). Stdin closed without a request: the process was not needed, and exits.

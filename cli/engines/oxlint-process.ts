@@ -14,7 +14,7 @@ export interface OxlintDiagnostic {
 
 /**
  * How long an oxlint process may take before it is killed and ESLint lints its files instead: far
- * above what a batch needs (about 2 s of CPU per MB on a slow machine), so only a stuck process
+ * above what a batch needs, even on a slow machine, so only a stuck process
  * hits it. `DRAINGUARD_OXLINT_TIMEOUT_MS` sets it (a test sets it low to exercise the fallback).
  */
 function timeLimitMs(batchBytes: number): number {
@@ -24,8 +24,8 @@ function timeLimitMs(batchBytes: number): number {
 
 /**
  * The oxlint process's environment: this one's, plus where the plugin records suggestions, less
- * NODE_EXTRA_CA_CERTS: Node reads and parses that certificate file as it starts (measured: 44 -> 107 ms
- * for `node -e 0` with the system's 140-certificate bundle), and oxlint makes no TLS connection.
+ * NODE_EXTRA_CA_CERTS: Node reads and parses that certificate file as it starts (a system bundle more than doubles
+ * the start of `node -e 0`), and oxlint makes no TLS connection.
  */
 function childEnv(suggestionsFile: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, [SUGGESTIONS_ENV]: suggestionsFile };
@@ -34,11 +34,10 @@ function childEnv(suggestionsFile: string): NodeJS.ProcessEnv {
 }
 
 /**
- * Below this much text an oxlint process parses on one thread (`--threads=1`). Its parse is then a few tens of ms at
- * most, while the JS plugin runs for most of a second on one thread anyway; oxlint's other parser threads cost more to
- * start and feed than they save. Measured on the SDK mix (774 files; oxlint gets 47 of them, 642 KB, in two processes,
- * 2 cores): 1508 -> 1456 ms wall, 2570 -> 2420 ms CPU (medians of 21 alternate runs). A larger batch keeps every thread:
- * on the corpus (20,027 files, batches of up to 32 MB) one thread each made the run 4.6% slower (6.70 -> 7.01 s).
+ * Below this much text an oxlint process parses on one thread (`--threads=1`). Its parse is then short, while the JS
+ * plugin runs on one thread for much longer anyway; oxlint's other parser threads cost more to start and feed than they
+ * save. A larger batch keeps every thread: on the corpus's big batches one thread each made the run slower
+ * (docs/engines.md has both runs).
  */
 export const ONE_PARSER_THREAD_BELOW_BYTES = 1024 * 1024;
 

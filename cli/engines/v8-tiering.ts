@@ -2,11 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * V8's optimizing compiler (TurboFan) pays for itself only on a run that lints enough text in this
- * process: on a short one, compiling the hot functions costs more than it saves. Measured on 2 cores
- * (bench/RESULTS.md, issue 19): without it, a clean lint of 4 files (59 KB) took 583 -> 509 ms wall and
- * 770 -> 530 ms CPU; at ~270 KB it still won (1.20 -> 1.11 s), at ~390 KB it broke even, at ~550 KB it
- * lost (1.26 -> 1.34 s). So `drainguard lint` starts without it and turns it back on once the text it
- * will lint in process passes OPTIMIZE_FROM_BYTES.
+ * process: on a short one, compiling the hot functions costs more than it saves (on 2 cores, the compiler's thread
+ * takes the core the linting needs). So `drainguard lint` starts without it and turns it back on once the text it
+ * will lint in process passes OPTIMIZE_FROM_BYTES, about where the two broke even when it was measured.
  */
 export const OPTIMIZE_FROM_BYTES = 320 * 1024;
 
@@ -28,10 +26,10 @@ export function allowOptimizingCompiler(): void {
 }
 
 /**
- * Below this much text, an oxlint process runs without the optimizing compiler too (cli/engines/oxlint-launcher.ts turns it
- * on from there). Measured on the SDK mix (774 files; oxlint gets 47 of them, 642 KB, and runs beside this process on
- * 2 cores): with `--no-opt` for oxlint 2.13 -> 1.93 s wall, 3.67 -> 3.08 s CPU (9 alternate runs). Larger batches
- * keep it: they run for seconds, and on a machine with more cores the compiler's own threads cost the linting nothing.
+ * Below this much text, an oxlint process runs without the optimizing compiler too (cli/engines/oxlint-launcher.ts
+ * turns it on from there): a batch of the size most runs hand oxlint ends sooner without it (docs/engines.md). Larger
+ * batches keep it: they run for seconds, and on a machine with more cores the compiler's own threads cost the linting
+ * nothing.
  */
 export const OXLINT_OPTIMIZE_FROM_BYTES = 1024 * 1024;
 

@@ -80,8 +80,8 @@ const COMMONJS_FILE = /\.c[jt]s$/i;
 
 /**
  * Offsets of the `for` of every `for await` and of every downleveled one (a `for (` the text test found) in the
- * code, not in comments or strings, from oxc-parser's tree (native code: 64 ms on the SDK mix's 17 such files,
- * where acorn's tokenizer over the whole text took 113 ms); null if the file does not parse.
+ * code, not in comments or strings, from oxc-parser's tree (native code: faster than acorn's tokenizer over the whole
+ * text); null if the file does not parse.
  */
 function loopOffsets(parseSync: ParseSync, text: string, filePath: string, textStarts: ReadonlySet<number>): number[] | null {
   const typeScript = TYPESCRIPT_FILE.test(filePath);

@@ -25,6 +25,6 @@ export async function formatResults(
   // As ESLint#loadFormatter('stylish').format does: results sorted by path, then ESLint's own stylish formatter.
   const sorted = [...results].sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
   // Required from its file: ESLint exports it only through its ESLint class, whose loading (file, ignore and
-  // config-file machinery) cost a run with reports ~60 ms more than the formatting.
+  // config-file machinery) cost a run with reports more than the formatting.
   return requireStylishFormatter()(sorted, { color: options.color, cwd: options.cwd });
 }

@@ -3,8 +3,7 @@ import nodeModule from 'node:module';
 /**
  * Keeps V8's compiled code of the modules loaded after this call on disk (Node's own cache, in the OS temp folder;
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off), as ESLint's and TypeScript's command lines do: a short run spends
- * much of its time compiling ESLint and the plugin. Measured with Node 22.23 (docs/engines.md, issue 19):
- * `drainguard lint` of a 16-file package 152 -> 131 ms, of a clean 10-file one 189 -> 172 ms. A no-op on Node 20.
+ * much of its time compiling ESLint and the plugin (docs/engines.md has the runs). A no-op on Node 20.
  */
 export function enableCompileCache(): void {
   // Node >= 22.1; this project's @types/node (Node 20) does not declare it.

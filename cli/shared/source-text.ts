@@ -8,14 +8,14 @@ import { lineStartsOf, positionAt } from './line-starts.js';
 
 /**
  * Files larger than this are not read (`DRAINGUARD_MAX_FILE_BYTES` sets it): a run that runs out of memory loses every
- * result. 16 MiB keeps the largest bundles found in packages (typescript.js, 9 MB).
+ * result. The limit keeps the largest bundles found in packages (TypeScript's typescript.js among them).
  */
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
- * The JavaScript heap one byte of a file's text can take while it is linted: TypeScript's 9.1 MB typescript.js ran out
- * of a 700 MB heap (`--max-old-space-size=700`) and was linted in a 1,200 MB one (bench/RESULTS.md, issue 36). Where
- * Node's heap is small (a container with little memory), the limit is this fraction of it, not DEFAULT_MAX_FILE_BYTES.
+ * The JavaScript heap one byte of a file's text can take while it is linted, found by linting the largest bundles
+ * under smaller and smaller heaps (`--max-old-space-size`). Where Node's heap is small (a container with little
+ * memory), the limit is this fraction of it, not DEFAULT_MAX_FILE_BYTES.
  */
 const HEAP_BYTES_PER_TEXT_BYTE = 128;
 
