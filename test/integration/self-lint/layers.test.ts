@@ -41,9 +41,9 @@ describe('one direction of imports', () => {
   });
 
   it('inside the CLI, keeps the commands apart and the engines, the front ends and shared/ below them', async () => {
-    expect(await layerReports('cli/engines/wrong-way-example.ts', "export { runLint } from '../lint/lint.js';\nexport { lintPythonFile } from '../front-ends/python.js';\n")).toEqual([
+    expect(await layerReports('cli/engines/wrong-way-example.ts', "export { runLint } from '../lint/lint.js';\nexport { FRONT_ENDS } from '../front-ends/registry.js';\n")).toEqual([
       '1:25 Unexpected path "../lint/lint.js" imported in restricted zone. the engines import no command and no front end (docs/architecture.md).',
-      '2:32 Unexpected path "../front-ends/python.js" imported in restricted zone. the engines import no command and no front end (docs/architecture.md).',
+      '2:28 Unexpected path "../front-ends/registry.js" imported in restricted zone. the engines import no command and no front end (docs/architecture.md).',
     ]);
     expect(await layerReports('cli/fix/wrong-way-example.ts', "export { formatResults } from '../lint/format.js';\n")).toEqual([
       '1:31 Unexpected path "../lint/format.js" imported in restricted zone. a command imports no other command (docs/architecture.md).',
