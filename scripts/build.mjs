@@ -11,13 +11,13 @@ import { writeBuildRecord } from './build-record.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
-// Bundled into the CLI instead of loaded from node_modules: typescript-eslint's scope manager is about 190
-// small files (0.15-0.3 s to load one by one, 0.02-0.04 s as one chunk), and `drainguard lint` loads it
-// for a few TypeScript files (cli/lint-native-parser.ts). It require()s the AST node types, which an ESM
+// Bundled into the CLI instead of loaded from node_modules: typescript-eslint's scope manager is many small
+// files (far slower to load one by one than as one chunk), and `drainguard lint` loads it
+// for a few TypeScript files (cli/engines/native-parser.ts). It require()s the AST node types, which an ESM
 // bundle can only give it by bundling them too.
 const BUNDLED_IN_CLI = ['@typescript-eslint/scope-manager', '@typescript-eslint/visitor-keys', '@typescript-eslint/types'];
-// The scope manager is run with `lib: []` (cli/lint-native-parser.ts): its 1.2 MB of TypeScript lib
-// declarations (0.1 s to load) are left out of the bundle.
+// The scope manager is run with `lib: []` (cli/engines/native-parser.ts): its TypeScript lib declarations (large,
+// and slow to load) are left out of the bundle.
 const withoutScopeManagerLibs = {
   name: 'without-scope-manager-libs',
   setup(build) {
@@ -55,15 +55,15 @@ const builds = await Promise.all([
   build({
     ...common,
     // oxlint-plugin and oxlint-launcher: the plugin `drainguard lint` hands to oxlint and the process it runs oxlint in
-    // (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts); eslint-setup:
+    // (cli/engines/oxlint-plugin.ts, cli/engines/oxlint-launcher.ts); eslint-setup:
     // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices; fix-verify-worker: the thread
-    // `drainguard fix` type-checks in, so that Ctrl-C can stop a check (cli/fix-verify.ts).
+    // `drainguard fix` type-checks in, so that Ctrl-C can stop a check (cli/fix/verify.ts).
     entryPoints: {
       cli: 'cli/bin.ts',
-      'oxlint-plugin': 'cli/oxlint-plugin.ts',
-      'oxlint-launcher': 'cli/oxlint-launcher.ts',
-      'eslint-setup': 'cli/eslint-setup.ts',
-      'fix-verify-worker': 'cli/fix-verify-worker.ts',
+      'oxlint-plugin': 'cli/engines/oxlint-plugin.ts',
+      'oxlint-launcher': 'cli/engines/oxlint-launcher.ts',
+      'eslint-setup': 'cli/engines/eslint-setup.ts',
+      'fix-verify-worker': 'cli/fix/verify-worker.ts',
     },
     packages: undefined,
     external: cliExternal,

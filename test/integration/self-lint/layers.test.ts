@@ -40,6 +40,20 @@ describe('one direction of imports', () => {
     ]);
   });
 
+  it('inside the CLI, keeps the commands apart and the engines, the front ends and shared/ below them', async () => {
+    expect(await layerReports('cli/engines/wrong-way-example.ts', "export { runLint } from '../lint/lint.js';\nexport { FRONT_ENDS } from '../front-ends/registry.js';\n")).toEqual([
+      '1:25 Unexpected path "../lint/lint.js" imported in restricted zone. the engines import no command and no front end (docs/architecture.md).',
+      '2:28 Unexpected path "../front-ends/registry.js" imported in restricted zone. the engines import no command and no front end (docs/architecture.md).',
+    ]);
+    expect(await layerReports('cli/fix/wrong-way-example.ts', "export { formatResults } from '../lint/format.js';\n")).toEqual([
+      '1:31 Unexpected path "../lint/format.js" imported in restricted zone. a command imports no other command (docs/architecture.md).',
+    ]);
+    expect(await layerReports('cli/shared/wrong-way-example.ts', "export { TextLinter } from '../engines/text-linter.js';\n")).toEqual([
+      '1:28 Unexpected path "../engines/text-linter.js" imported in restricted zone. the CLI\'s shared modules import no command, engine or front end (docs/architecture.md).',
+    ]);
+    expect(await layerReports('cli/lint/wrong-way-example.ts', "export { TextLinter } from '../engines/text-linter.js';\nexport { collectFiles } from '../shared/files.js';\n")).toEqual([]);
+  });
+
   it('keeps the transport (drainguard/undici) apart from the rest of the project, both ways', async () => {
     expect(await layerReports('transport/wrong-way-example.ts', "export { startStreamServer } from '../testing/stream-server.js';\nexport { drainBounds } from '../rules/contract/drain-options.js';\n")).toEqual([
       '1:35 Unexpected path "../testing/stream-server.js" imported in restricted zone. drainguard/undici imports nothing of the project (Node built-ins and undici only).',

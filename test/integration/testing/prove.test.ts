@@ -5,8 +5,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROVE_POINTER } from '../../../cli/fix-report.js';
-import type { ModeRun } from '../../../cli/prove-run.js';
+import { PROVE_POINTER } from '../../../cli/fix/report.js';
+import type { ModeRun } from '../../../cli/prove/run.js';
 import { CLI, ROOT, runCli, tempProject } from '../../cli/helpers.js';
 
 /** Whether a process is alive: not gone, and not a zombie waiting for a parent to reap it (Linux's /proc). */
