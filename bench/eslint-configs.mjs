@@ -1,5 +1,5 @@
 // Flat configs for bench/lint.mjs: the CLI's own parser for each kind of file (espree for JS,
-// typescript-eslint's parser for TS; cli/eslint-setup.ts), with the rules under comparison or with no rule at all.
+// typescript-eslint's parser for TS; cli/engines/eslint-setup.ts), with the rules under comparison or with no rule at all.
 import drainguard from '../dist/index.js';
 import { languageConfigs } from '../dist/eslint-setup.js';
 

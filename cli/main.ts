@@ -1,15 +1,15 @@
-import { unknownOption } from './args.js';
-import { closest } from './closest.js';
-import { runLint } from './lint.js';
-import { FIX_USAGE, LINT_USAGE, MAIN_USAGE, PROVE_USAGE, SERVE_USAGE } from './usage.js';
-import { VERSION } from './version.js';
+import { unknownOption } from './shared/args.js';
+import { closest } from './shared/closest.js';
+import { runLint } from './lint/lint.js';
+import { FIX_USAGE, LINT_USAGE, MAIN_USAGE, PROVE_USAGE, SERVE_USAGE } from './shared/usage.js';
+import { VERSION } from './shared/version.js';
 
 /** The commands, each loaded only when it runs (`lint` is the common one and is loaded with the CLI). */
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   lint: runLint,
-  fix: async (argv) => (await import('./fix.js')).runFix(argv),
-  serve: async (argv) => (await import('./serve.js')).runServe(argv),
-  prove: async (argv) => (await import('./prove.js')).runProve(argv),
+  fix: async (argv) => (await import('./fix/fix.js')).runFix(argv),
+  serve: async (argv) => (await import('./serve/serve.js')).runServe(argv),
+  prove: async (argv) => (await import('./prove/prove.js')).runProve(argv),
 };
 
 const MAIN_OPTIONS = { options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } } as const;

@@ -29,7 +29,7 @@ export function asESLintParseResult(result: ReturnType<typeof parseForESLint>): 
 }
 
 /**
- * A parse result built around a TSESTree program (the CLI's native parser, cli/lint-native-parser.ts), with
+ * A parse result built around a TSESTree program (the CLI's native parser, cli/engines/native-parser.ts), with
  * typescript-eslint's scope manager or eslint-scope's, as ESLint's parser interface declares it.
  */
 export function asESLintParseResultOf(result: {

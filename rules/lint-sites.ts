@@ -86,7 +86,7 @@ function findSitesAs(createRule: RuleFactory, text: string, filePath: string, sc
   const sites = captured.filter((site) => reported.has(`${site.line}:${site.column}`));
   const sourceCode = asTypedSourceCode(linter.getSourceCode());
   // `body.destroy(); return;` is one report (at the close), but the jump that leaves the loop is rewritten too.
-  for (const site of sites.filter((found) => found.kind === 'explicitClose')) {
+  for (const site of sites.filter((found) => found.kind !== 'implicitClose')) {
     const jump = jumpAfterClose(site.node);
     if (!jump || sites.some((found) => found.node === jump)) continue;
     sites.push(siteAt(jump, 'implicitClose', sourceCode, { streams: site.streams, partOf: site }));

@@ -44,7 +44,7 @@ export function typeScriptOptions(jsx: boolean, parserOptions: Linter.ParserOpti
 
 /**
  * The parser and options drainguard uses for a file, chosen by its extension (espree for JS,
- * typescript-eslint for TS). `drainguard lint` (cli/eslint-setup.ts) makes the same choices by glob
+ * typescript-eslint for TS). `drainguard lint` (cli/engines/eslint-setup.ts) makes the same choices by glob
  * from the functions above, so the codemod parses every file lint reports on.
  */
 export function languageOptionsFor(filePath: string, { scriptMode = false } = {}): Linter.LanguageOptions {

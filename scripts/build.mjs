@@ -7,16 +7,17 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:f
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeBuildRecord } from './build-record.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
-// Bundled into the CLI instead of loaded from node_modules: typescript-eslint's scope manager is about 190
-// small files (0.15-0.3 s to load one by one, 0.02-0.04 s as one chunk), and `drainguard lint` loads it
-// for a few TypeScript files (cli/lint-native-parser.ts). It require()s the AST node types, which an ESM
+// Bundled into the CLI instead of loaded from node_modules: typescript-eslint's scope manager is many small
+// files (far slower to load one by one than as one chunk), and `drainguard lint` loads it
+// for a few TypeScript files (cli/engines/native-parser.ts). It require()s the AST node types, which an ESM
 // bundle can only give it by bundling them too.
 const BUNDLED_IN_CLI = ['@typescript-eslint/scope-manager', '@typescript-eslint/visitor-keys', '@typescript-eslint/types'];
-// The scope manager is run with `lib: []` (cli/lint-native-parser.ts): its 1.2 MB of TypeScript lib
-// declarations (0.1 s to load) are left out of the bundle.
+// The scope manager is run with `lib: []` (cli/engines/native-parser.ts): its TypeScript lib declarations (large,
+// and slow to load) are left out of the bundle.
 const withoutScopeManagerLibs = {
   name: 'without-scope-manager-libs',
   setup(build) {
@@ -40,27 +41,29 @@ const common = {
   target: 'node20',
   packages: 'external',
   logLevel: 'warning',
+  // What each build read and wrote, for the record a test run checks before it builds again (scripts/build-record.mjs).
+  metafile: true,
 };
 
 // Chunk names carry a content hash: drop the old ones so a rebuild leaves no stale chunk to publish.
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 
-await Promise.all([
+const builds = await Promise.all([
   build({ ...common, entryPoints: ['rules/index.ts'], outfile: 'dist/index.js', format: 'esm' }),
   // Split into chunks: a dynamic import() (fix, SARIF) then loads its external packages
   // (diff, write-file-atomic, node-sarif-builder) only when it runs, not on every `drainguard lint`.
   build({
     ...common,
     // oxlint-plugin and oxlint-launcher: the plugin `drainguard lint` hands to oxlint and the process it runs oxlint in
-    // (cli/oxlint-plugin.ts, cli/oxlint-launcher.ts); eslint-setup:
+    // (cli/engines/oxlint-plugin.ts, cli/engines/oxlint-launcher.ts); eslint-setup:
     // loaded by the CLI when ESLint lints, and by bench:lint for the CLI's parser choices; fix-verify-worker: the thread
-    // `drainguard fix` type-checks in, so that Ctrl-C can stop a check (cli/fix-verify.ts).
+    // `drainguard fix` type-checks in, so that Ctrl-C can stop a check (cli/fix/verify.ts).
     entryPoints: {
       cli: 'cli/bin.ts',
-      'oxlint-plugin': 'cli/oxlint-plugin.ts',
-      'oxlint-launcher': 'cli/oxlint-launcher.ts',
-      'eslint-setup': 'cli/eslint-setup.ts',
-      'fix-verify-worker': 'cli/fix-verify-worker.ts',
+      'oxlint-plugin': 'cli/engines/oxlint-plugin.ts',
+      'oxlint-launcher': 'cli/engines/oxlint-launcher.ts',
+      'eslint-setup': 'cli/engines/eslint-setup.ts',
+      'fix-verify-worker': 'cli/fix/verify-worker.ts',
     },
     packages: undefined,
     external: cliExternal,
@@ -96,3 +99,11 @@ const grammar = path.dirname(createRequire(import.meta.url).resolve('tree-sitter
 mkdirSync(`${root}/dist/tree-sitter-python`, { recursive: true });
 copyFileSync(`${grammar}/tree-sitter-python.wasm`, `${root}/dist/tree-sitter-python/tree-sitter-python.wasm`);
 copyFileSync(`${grammar}/LICENSE`, `${root}/dist/tree-sitter-python/LICENSE`);
+
+// The record of this build: what it read and wrote, each file with the hash of its content (scripts/build-record.mjs).
+const grammarFiles = ['tree-sitter-python.wasm', 'LICENSE'];
+writeBuildRecord(
+  root,
+  [...builds.flatMap((result) => Object.keys(result.metafile.inputs)), ...grammarFiles.map((file) => path.relative(root, `${grammar}/${file}`))],
+  [...builds.flatMap((result) => Object.keys(result.metafile.outputs)), ...grammarFiles.map((file) => `dist/tree-sitter-python/${file}`)],
+);

@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyName, unwrap, type Node } from './ast.js';
+import { calleeName, isFunction, propertyName, unwrap, type Node } from './ast.js';
 import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
 import type { Effect } from './effect.js';
 import { EofTracker } from './eof.js';
 import { flagWrites, placeOf } from './flag-writes.js';
 import type { StreamResolver } from './streams.js';
 import type { TSESLint } from '@typescript-eslint/utils';
-import { JSON_RPC_REPLY_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
+import { JSON_RPC_REPLY_TOKEN, MULTIPART_END_TOKEN, exemptKind, matchesTerminal, words, type ExemptKind } from './words.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** Effects on the branch taken when the test holds (`pos`) and when it does not (`neg`). */
@@ -62,6 +62,8 @@ export class BranchTestClassifier {
   private readonly eof: EofTracker;
   /** Per flag test (an identifier or member node): see setOffTerminalPath; `undefined` while it is being worked out. */
   private readonly offTerminal = new Map<Node, boolean | undefined>();
+  /** Predicates whose returned test is being classified (a predicate that calls itself is not followed again). */
+  private readonly predicatesInProgress = new Set<Node>();
 
   constructor(
     private readonly streams: StreamResolver,
@@ -76,9 +78,48 @@ export class BranchTestClassifier {
     let effects = this.cache.get(test);
     if (!effects) {
       effects = this.compute(test);
+      // A completion recognised on an exempt branch (a timer's, an error's) ends nothing the body said.
+      if ((effects.pos.kind === 'gen' || effects.neg.kind === 'gen') && this.inExemptScope(test)) effects = withoutGen(effects);
       this.cache.set(test, effects);
     }
     return effects;
+  }
+
+  /**
+   * Whether `node` is on an exempt branch of its function: the consequent of `if (result === TIMEOUT)`, of `if (error)`,
+   * of `if (Date.now() - started > limit)`. A close there is that branch's (a timeout close after polling a job's state
+   * through another API), whatever completion word a test inside it names. A check of an HTTP status is not such a
+   * branch: a whole reading loop often sits under `if (res.status === 200)`.
+   */
+  private inExemptScope(node: Node): boolean {
+    let child: Node = node;
+    for (let parent = node.parent; parent && !isFunction(parent); child = parent, parent = parent.parent) {
+      let test: Node | null = null;
+      let holds = true;
+      if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && child !== parent.test) {
+        test = parent.test;
+        holds = child === parent.consequent;
+      } else if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.operator !== '??' && child === parent.right) {
+        test = parent.left;
+        holds = parent.operator === '&&';
+      }
+      if (!test) continue;
+      const effects = this.classify(test);
+      if ((holds ? effects.pos : effects.neg).kind === 'killAll' && this.scopesExempt(test)) return true;
+    }
+    return false;
+  }
+
+  /** An exempt test that makes its whole branch exempt: about time, errors, aborts or limits, not only an HTTP status. */
+  private scopesExempt(test: Node): boolean {
+    const node = unwrap(test);
+    if (!node) return false;
+    const relational = node.type === AST_NODE_TYPES.BinaryExpression && RELATIONAL.has(node.operator);
+    if (relational && (this.readsClock(node.left) || this.readsClock(node.right))) return true;
+    return collectTokens(node).some((token) => {
+      const list = words(token).filter((word) => word !== 'status');
+      return list.length > 0 && exemptKind(list.join('_'), relational) === 'abnormal';
+    });
   }
 
   /**
@@ -102,7 +143,7 @@ export class BranchTestClassifier {
     if (assignment.operator !== '=' || assignment.left.type !== AST_NODE_TYPES.Identifier) return null;
     const right = unwrap(assignment.right);
     if (right?.type !== AST_NODE_TYPES.Literal || right.value !== true) return null;
-    return this.isCompletionFlag(assignment.left) ? assignment.left.name : null;
+    return this.isCompletionFlag(assignment.left) && !this.inExemptScope(assignment) ? assignment.left.name : null;
   }
 
   private computeFlag(variable: TSESLint.Scope.Variable): boolean {
@@ -129,7 +170,7 @@ export class BranchTestClassifier {
     if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator !== '??') {
       // The shape check looks at a whole `&&` chain once (not at each of its sub-chains: linear in the test's size).
       if (node.operator === '&&' && !(node.parent?.type === AST_NODE_TYPES.LogicalExpression && node.parent.operator === '&&')) {
-        const reply = this.jsonRpcReply(node);
+        const reply = this.jsonRpcReply(node) ?? this.multipartEnd(node);
         if (reply) return reply;
       }
       const left = this.classify(node.left);
@@ -163,8 +204,10 @@ export class BranchTestClassifier {
       if (sideEof && isTrueLiteral(node.left, node.right)) return { pos: { kind: 'kill', family: sideEof }, neg: NONE };
     }
     if (node.type === AST_NODE_TYPES.Identifier && this.isCompletionFlag(node)) return { pos: NONE, neg: KILL_ALL };
-    const reply = this.jsonRpcReply(node);
+    const reply = this.jsonRpcReply(node) ?? this.multipartEnd(node);
     if (reply) return reply;
+    const predicate = node.type === AST_NODE_TYPES.CallExpression ? this.predicateResult(node) : null;
+    if (predicate) return predicate;
     const nullOnTerminal = this.nullOnTerminalValue(node);
     if (nullOnTerminal) return { pos: NONE, neg: { kind: 'gen', label: nullOnTerminal } };
     const tokens = collectTokens(node, (member) => this.isWritableState(member));
@@ -173,10 +216,13 @@ export class BranchTestClassifier {
     const comparison = relational && !isEmptinessCheck(node);
     // `record.status === 'completed'` is about the value compared, not an HTTP status check.
     const comparesString = node.type === AST_NODE_TYPES.BinaryExpression && EQUALITY.has(node.operator) && [node.left, node.right].some(isStringLiteral);
+    // `if (stream_status)` asks whether there is a status object, not what an HTTP status says.
+    const truthiness = node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.MemberExpression;
     let kind: ExemptKind = null;
     for (const token of tokens) {
-      if (comparesString && words(token).includes('status')) continue;
-      const tokenKind = exemptKind(token, comparison);
+      const checked = (comparesString || truthiness) && words(token).includes('status') ? words(token).filter((word) => word !== 'status').join('_') : token;
+      if (!checked) continue;
+      const tokenKind = exemptKind(checked, comparison);
       if (tokenKind === 'abnormal') return { pos: KILL_ALL, neg: NONE };
       kind ??= tokenKind;
     }
@@ -326,6 +372,32 @@ export class BranchTestClassifier {
     return label;
   }
 
+  /**
+   * A call of a predicate of the module (`const passedFinalBoundary = () => seen && buffer[0] == '-' && buffer[1] == '-'`,
+   * `function isDone(e) { return e.type === 'done'; }`): the test its one returned expression makes, named by the call.
+   */
+  private predicateResult(call: TSESTree.CallExpression): TestEffects | null {
+    const fn = calledFunction(call, this.streams);
+    if (!fn || !isFunction(fn) || fn.generator || fn.async || this.predicatesInProgress.has(fn)) return null;
+    let returned: Node | null = null;
+    if (fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.expression) returned = fn.body;
+    else if (fn.body.type === AST_NODE_TYPES.BlockStatement && fn.body.body.length === 1 && fn.body.body[0].type === AST_NODE_TYPES.ReturnStatement) returned = fn.body.body[0].argument;
+    if (!returned) return null;
+    this.predicatesInProgress.add(fn);
+    const effects = this.classify(returned);
+    this.predicatesInProgress.delete(fn);
+    if (effects.pos.kind === 'none' && effects.neg.kind === 'none') return null;
+    const label = this.labelOf(call);
+    const relabel = (effect: Effect): Effect => (effect.kind === 'gen' ? { ...effect, label } : effect);
+    return { pos: relabel(effects.pos), neg: relabel(effects.neg) };
+  }
+
+  /** The closing boundary of a multipart/mixed body (RFC 2046: the boundary followed by `--`), when the patterns recognise its token. */
+  private multipartEnd(node: Node): TestEffects | null {
+    if (!isMultipartEnd(node) || !matchesTerminal(MULTIPART_END_TOKEN, this.terminalPatterns)) return null;
+    return { pos: { kind: 'gen', label: this.labelOf(node) }, neg: NONE };
+  }
+
   /** A JSON-RPC reply check by shape, when the completion patterns recognise replies (the defaults do). */
   private jsonRpcReply(node: Node): TestEffects | null {
     if (!isJsonRpcReply(node, collectTokens(node)) || !matchesTerminal(JSON_RPC_REPLY_TOKEN, this.terminalPatterns)) return null;
@@ -378,6 +450,80 @@ function isBooleanLiteralOrNothing(node: Node | null | undefined): boolean {
   if (!value) return true;
   if (value.type === AST_NODE_TYPES.Literal) return typeof value.value === 'boolean';
   return value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined';
+}
+
+/** The effects with their terminal events taken out (the test sits on an exempt branch). */
+function withoutGen(effects: TestEffects): TestEffects {
+  return { pos: effects.pos.kind === 'gen' ? NONE : effects.pos, neg: effects.neg.kind === 'gen' ? NONE : effects.neg };
+}
+
+/**
+ * A test for the closing boundary of a multipart body (RFC 2046 §5.1.1: the boundary followed by `--`): it mentions a
+ * boundary and looks for `--` after it (`buffer.startsWith('--', at + boundary.length)`, `line === \`--${boundary}--\``,
+ * `boundary + '--'`), or for two `-` in a row where a boundary was met (`seenBoundary && buf[0] == '-' && buf[1] == '-'`).
+ * `'--' + boundary` alone is the boundary between parts, not the end.
+ */
+function isMultipartEnd(root: Node): boolean {
+  let boundary = false;
+  let closing = false;
+  let dashes = 0;
+  const visit = (node: Node | null | undefined): void => {
+    if (!node) return;
+    switch (node.type) {
+      case AST_NODE_TYPES.Identifier:
+      case AST_NODE_TYPES.PrivateIdentifier:
+        if (words(node.name).includes('boundary')) boundary = true;
+        return;
+      case AST_NODE_TYPES.Literal:
+        if (node.value === '--') {
+          const parent = node.parent;
+          const opensDelimiter = parent?.type === AST_NODE_TYPES.BinaryExpression && parent.operator === '+' && parent.left === node;
+          if (!opensDelimiter) closing = true;
+        } else if (node.value === '-' && node.parent?.type === AST_NODE_TYPES.BinaryExpression && EQUALITY.has(node.parent.operator)) {
+          dashes++;
+        } else if (typeof node.value === 'string' && words(node.value).includes('boundary')) {
+          boundary = true;
+        }
+        return;
+      case AST_NODE_TYPES.TemplateLiteral:
+        node.quasis.forEach((quasi, index) => {
+          if (index > 0 && (quasi.value.cooked ?? quasi.value.raw).startsWith('--')) closing = true;
+        });
+        node.expressions.forEach(visit);
+        return;
+      case AST_NODE_TYPES.MemberExpression:
+        visit(node.object);
+        if (node.computed) visit(node.property);
+        else if (words(propertyName(node) ?? '').includes('boundary')) boundary = true;
+        return;
+      case AST_NODE_TYPES.CallExpression:
+        visit(node.callee);
+        node.arguments.forEach(visit);
+        return;
+      case AST_NODE_TYPES.BinaryExpression:
+      case AST_NODE_TYPES.LogicalExpression:
+      case AST_NODE_TYPES.AssignmentExpression:
+        visit(node.left);
+        visit(node.right);
+        return;
+      case AST_NODE_TYPES.UnaryExpression:
+        // `!buffer.startsWith('--', …)`: the test holds where the end is not seen (its own atom says so).
+        if (node.operator !== '!') visit(node.argument);
+        return;
+      case AST_NODE_TYPES.AwaitExpression:
+        visit(node.argument);
+        return;
+      case AST_NODE_TYPES.ChainExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSAsExpression:
+        visit(node.expression);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(root);
+  return boundary && (closing || dashes >= 2);
 }
 
 /** Not finished (`!sawDone`, `!done`): the branch is the abnormal one, its negation the completion. */

@@ -154,15 +154,18 @@ function same(a: FlowState, b: FlowState): boolean {
 /**
  * Solves one code path to a fixed point over its segments (never enumerating paths),
  * then reports the merged state at every site and every nested code path it spawned.
+ * A called function's summary solves its path again from another entry state (`options.seed`).
  */
 export function solve<Site>(
   facts: PathFacts<Site>,
   onSite: (site: Site, state: FlowState) => void,
+  options: SolveOptions = {},
 ): void {
   const out = new Map<Segment, FlowState>();
   const initial = facts.codePath.initialSegment;
+  const seed = options.seed ?? facts.seed;
   const entryState = (segment: Segment): FlowState => {
-    if (segment === initial) return facts.seed;
+    if (segment === initial) return seed;
     let state: FlowState = null;
     const edges = facts.edgeEffects?.get(segment);
     for (const previous of segment.prevSegments) {
@@ -208,6 +211,17 @@ export function solve<Site>(
     });
   }
   for (const [site, state] of siteStates) onSite(site, state);
+  if (options.summaryOnly) return;
   // A callback starts from the merged state where it was written.
   for (const [child, state] of spawnStates) child.seed = state;
 }
+
+export interface SolveOptions {
+  /** The state at the entry, instead of the code path's own seed. */
+  seed?: FlowState;
+  /** Only the states at the sites are wanted (a called function's summary): the callbacks' seeds are left as they are. */
+  summaryOnly?: boolean;
+}
+
+/** The entry of a function called on a completion branch: the terminal event is pending, nothing has reached EOF. */
+export const PENDING_AT_ENTRY: Facts = { pending: { eofed: NO_FAMILIES, label: '' }, eof: NO_FAMILIES };

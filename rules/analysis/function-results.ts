@@ -32,12 +32,7 @@ export function calledFunction(call: TSESTree.CallExpression, streams: FunctionL
     const name = propertyName(callee);
     const classNode = enclosingClass(call);
     if (!name || (classNode?.type !== AST_NODE_TYPES.ClassDeclaration && classNode?.type !== AST_NODE_TYPES.ClassExpression)) return null;
-    for (const member of classNode.body.body) {
-      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'method' && !member.computed && member.key.type === AST_NODE_TYPES.Identifier && member.key.name === name) {
-        return member.value;
-      }
-    }
-    return null;
+    return methodsOf(classNode).get(name) ?? null;
   }
   if (callee?.type === AST_NODE_TYPES.MemberExpression) {
     const object = unwrap(callee.object);
@@ -58,6 +53,23 @@ export function calledFunction(call: TSESTree.CallExpression, streams: FunctionL
     return key ? returnedMethod(def.node.init, key, streams, depth - 1) : null;
   }
   return null;
+}
+
+const methodTables = new WeakMap<Node, Map<string, TSESTree.FunctionExpression | TSESTree.TSEmptyBodyFunctionExpression>>();
+
+/** A class's methods by name (the first of a name, as a look-up from its start finds it), built once per class: a class of an SDK has hundreds. */
+function methodsOf(classNode: TSESTree.ClassDeclaration | TSESTree.ClassExpression): Map<string, TSESTree.FunctionExpression | TSESTree.TSEmptyBodyFunctionExpression> {
+  let table = methodTables.get(classNode);
+  if (!table) {
+    table = new Map();
+    for (const member of classNode.body.body) {
+      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'method' && !member.computed && member.key.type === AST_NODE_TYPES.Identifier && !table.has(member.key.name)) {
+        table.set(member.key.name, member.value);
+      }
+    }
+    methodTables.set(classNode, table);
+  }
+  return table;
 }
 
 /** The function under `key` in the object literal that the call `value` returns. */

@@ -1,3 +1,4 @@
+import type { TSESTree } from '@typescript-eslint/utils';
 import type { CloseKind } from '../contract/messages.js';
 import type { Node } from './ast.js';
 import type { StreamResolver } from './streams.js';
@@ -13,6 +14,18 @@ export interface StreamSite {
   streams?: StreamResolver;
   /** The reported close this jump follows (`body.destroy(); return;`): rewritten with it, reported as its site. */
   partOf?: StreamSite;
+  /** A call of a function of the module that closes the stream (`closeStream(status, controller)`): what it closes. */
+  helper?: HelperCall;
+}
+
+/** What a reported call of a helper reaches: the helper, the close in it, and the call's argument it closes. */
+export interface HelperCall {
+  /** The called function. */
+  fn: Node;
+  /** The close the call reaches (in the helper, or in a helper it calls in turn). */
+  close: TSESTree.CallExpression;
+  /** The call's argument that is closed, or null where the helper closes a stream of its own (`this.controller`). */
+  argument: Node | null;
 }
 
 /**
@@ -24,7 +37,7 @@ export interface Locator {
 }
 
 /** The site at a node the rule reports (or a jump rewritten with such a close). */
-export function siteAt(node: Node, kind: CloseKind, locator: Locator, extra: Pick<StreamSite, 'streams' | 'partOf'> = {}): StreamSite {
+export function siteAt(node: Node, kind: CloseKind, locator: Locator, extra: Pick<StreamSite, 'streams' | 'partOf' | 'helper'> = {}): StreamSite {
   const { line, column } = locator.getLocFromIndex(node.range[0]);
   return { node, kind, line, column: column + 1, ...extra };
 }

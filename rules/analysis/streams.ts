@@ -5,7 +5,7 @@ import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { calledFunction, ownReturns } from './function-results.js';
 import { variableNamed } from './scope.js';
-import { isBodyName, isResponseName, words } from './words.js';
+import { isAbortControllerName, isBodyName, isResponseName, words } from './words.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 type Scope = TSESLint.Scope.Scope;
@@ -116,6 +116,37 @@ export class StreamResolver {
     return null;
   }
 
+  /**
+   * The response a close `receiver.method()` closes: `terminate()` through a TransformStream's controller, `abort()` also
+   * through an AbortController this file does not show the origin of (see unseenControllerFamily).
+   */
+  closeFamilyFor(receiver: Node, method: string): Family | null {
+    if (method === 'terminate') return this.transformControllerFamily(receiver);
+    return this.closeFamily(receiver) ?? (method === 'abort' ? this.unseenControllerFamily(receiver) : null);
+  }
+
+  /**
+   * An AbortController, by its name (`abortController`, `abort_controller`), whose origin this file does not show: a
+   * parameter, a field of another object (`that.abort_controller`), a field of `this` the class here never sets. Its
+   * signal went into a request elsewhere (a controller made in sight belongs to a response only where its signal is seen
+   * going into one). Such a family counts as drained wherever a response reached EOF since the terminal event.
+   */
+  unseenControllerFamily(receiver: Node): Family | null {
+    const node = unwrap(receiver);
+    let name: string | null = null;
+    if (node?.type === AST_NODE_TYPES.Identifier) {
+      const variable = this.variableOf(node);
+      if (variable && !variable.defs.every((def) => def.type === 'Parameter')) return null;
+      name = node.name;
+    } else if (node?.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
+      name = propertyName(node);
+      const classNode = unwrap(node.object)?.type === AST_NODE_TYPES.ThisExpression ? enclosingClass(node) : null;
+      if (classNode && name !== null && this.classMembers.members(classNode).assignments.some(([field]) => field === name)) return null;
+    }
+    if (name === null || !isAbortControllerName(name)) return null;
+    return `${UNSEEN_CONTROLLER}${(node && accessPath(node)) ?? name}`;
+  }
+
   /** `controller.terminate()` where `controller` is the controller of a TransformStream piped from a response. */
   transformControllerFamily(expression: Node): Family | null {
     const node = unwrap(expression);
@@ -188,7 +219,11 @@ export class StreamResolver {
       if (method && DERIVING_METHODS.has(method)) {
         const family = this.familyOf(callee.object);
         if (family || !WEB_STREAM_DERIVING_METHODS.has(method)) return family;
-        return this.anyBodyFamily(callee.object) ?? (method === 'getReader' ? this.requestResultFamily(callee.object) : null);
+        return (
+          this.anyBodyFamily(callee.object) ??
+          (method === 'getReader' ? this.requestResultFamily(callee.object) : null) ??
+          (method === 'pipeThrough' && isTextDecoderStream(node.arguments[0]) ? this.decodedSourceFamily(callee.object) : null)
+        );
       }
       if (method && NOT_A_STREAM_METHODS.has(method)) return null;
     }
@@ -207,6 +242,102 @@ export class StreamResolver {
     if (object?.type === AST_NODE_TYPES.Identifier) return this.variableOf(object) ?? `global:${object.name}`;
     const path = accessPath(object);
     return path === null ? null : `body:${path}`;
+  }
+
+  /**
+   * A stream of unknown origin piped through a `TextDecoderStream`: bytes decoded as text, a body (`readable` of
+   * `function parse(readable) { return readable.pipeThrough(new TextDecoderStream())… }`, shipped JavaScript without the
+   * types its TypeScript source had). Only a parameter, or a field of one or of `this`: a local the code sets is what it
+   * was set to, and a parameter every call of the module gives a stream the code built itself is that stream.
+   */
+  private decodedSourceFamily(expression: Node): Family | null {
+    const node = unwrap(expression);
+    if (node?.type === AST_NODE_TYPES.Identifier) {
+      const variable = this.variableOf(node);
+      if (!variable || variable.defs.length === 0 || !variable.defs.every((def) => def.type === 'Parameter')) return null;
+      return this.isSelfBuiltVariable(variable) ? null : variable;
+    }
+    if (node?.type !== AST_NODE_TYPES.MemberExpression || node.computed) return null;
+    let root: Node | null = node;
+    while (root?.type === AST_NODE_TYPES.MemberExpression) root = unwrap(root.object);
+    const rootVariable = root?.type === AST_NODE_TYPES.Identifier ? this.variableOf(root) : null;
+    const fromParameter = rootVariable !== null && rootVariable.defs.length > 0 && rootVariable.defs.every((def) => def.type === 'Parameter');
+    if (root?.type !== AST_NODE_TYPES.ThisExpression && !fromParameter) return null;
+    const path = accessPath(node);
+    return path === null ? null : `decoded:${path}`;
+  }
+
+  /**
+   * A stream the code built itself (`new ReadableStream(…)` whose source forwards no cancel to another stream,
+   * `ReadableStream.from(…)`, a reader or pipe of one, what a local function returns when it always returns one): in
+   * memory, or fed by a producer of its own. Closing it closes nothing on the wire, whatever its name or type says.
+   */
+  isSelfBuilt(expression: Node | null | undefined, seen: Set<Variable> = new Set()): boolean {
+    const node = unwrap(expression);
+    switch (node?.type) {
+      case AST_NODE_TYPES.NewExpression:
+        return calleeName(node.callee) === 'ReadableStream' && !forwardsCancel(node.arguments[0]);
+      case AST_NODE_TYPES.CallExpression: {
+        const callee = unwrap(node.callee);
+        if (callee?.type === AST_NODE_TYPES.MemberExpression) {
+          const method = propertyName(callee);
+          const object = unwrap(callee.object);
+          if (method === 'from' && object?.type === AST_NODE_TYPES.Identifier && (object.name === 'ReadableStream' || object.name === 'Readable')) return true;
+          if (method && SELF_BUILT_DERIVATIONS.has(method)) return this.isSelfBuilt(callee.object, seen);
+        }
+        const fn = calledFunction(node, this);
+        if (!fn || !isFunction(fn) || fn.generator) return false;
+        if (fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.expression) return this.isSelfBuilt(fn.body, seen);
+        const returns = this.returnsOf(fn);
+        return returns.length > 0 && returns.every((statement) => this.isSelfBuilt(statement.argument, seen));
+      }
+      case AST_NODE_TYPES.Identifier: {
+        const variable = this.variableOf(node);
+        if (!variable || seen.has(variable)) return false;
+        seen.add(variable);
+        return this.isSelfBuiltVariable(variable, seen);
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Every value the variable holds is built by the code itself: each definition and assignment, or, for a parameter of
+   * a function of the module that is only ever called here, the argument of every call.
+   */
+  private isSelfBuiltVariable(variable: Variable, seen: Set<Variable> = new Set([variable])): boolean {
+    if (variable.defs.length === 0) return false;
+    if (variable.defs.every((def) => def.type === 'Parameter')) return this.parameterGetsSelfBuilt(variable, seen);
+    for (const def of variable.defs) {
+      if (def.type !== 'Variable' || def.node.id !== def.name || !this.isSelfBuilt(def.node.init, seen)) return false;
+    }
+    for (const reference of variable.references) {
+      if (!reference.isWrite() || reference.init) continue;
+      const target = reference.identifier;
+      if (target.parent?.type !== AST_NODE_TYPES.AssignmentExpression || target.parent.left !== target || !this.isSelfBuilt(reference.writeExpr, seen)) return false;
+    }
+    return true;
+  }
+
+  /** A parameter of a function the module only calls itself (never exports or hands on), given a self-built stream by every call. */
+  private parameterGetsSelfBuilt(variable: Variable, seen: Set<Variable>): boolean {
+    const def = variable.defs[0];
+    const fn: Node = def.node;
+    if (!isFunction(fn)) return false;
+    const index = fn.params.findIndex((param) => param === def.name || (param.type === AST_NODE_TYPES.AssignmentPattern && param.left === def.name));
+    if (index === -1) return false;
+    const nameNode = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn && fn.parent.id.type === AST_NODE_TYPES.Identifier ? fn.parent.id : null;
+    const fnVariable = nameNode ? this.variableOf(nameNode) : null;
+    if (!fnVariable || isExported(fn)) return false;
+    const calls = fnVariable.references.filter((reference) => !reference.init);
+    if (calls.length === 0) return false;
+    return calls.every((reference) => {
+      const call = reference.identifier.parent;
+      if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return false;
+      const argument = call.arguments[index];
+      return argument !== undefined && argument.type !== AST_NODE_TYPES.SpreadElement && this.isSelfBuilt(argument, seen);
+    });
   }
 
   /** `stream` of `const { value: stream } = await getFromApi({ url, headers, … })`: what a request-shaped call returned. */
@@ -278,7 +409,9 @@ export class StreamResolver {
   private familyOfVariable(variable: Variable): Family | null {
     if (this.variableFamilies.has(variable)) return this.variableFamilies.get(variable)!;
     this.variableFamilies.set(variable, null);
-    const family = this.computeVariableFamily(variable);
+    let family = this.computeVariableFamily(variable);
+    // A stream the code built itself is no response, whatever its name, annotation or type.
+    if (family !== null && this.isSelfBuiltVariable(variable)) family = null;
     this.variableFamilies.set(variable, family);
     return family;
   }
@@ -445,6 +578,70 @@ export class StreamResolver {
     return null;
   }
 
+}
+
+/** The family prefix of an AbortController of unseen origin (StreamResolver#unseenControllerFamily). */
+export const UNSEEN_CONTROLLER = 'unseen-controller:';
+
+export function isUnseenController(family: Family): boolean {
+  return typeof family === 'string' && family.startsWith(UNSEEN_CONTROLLER);
+}
+
+/** Derivations that keep a self-built stream self-built (its reader, a pipe of it). */
+const SELF_BUILT_DERIVATIONS = new Set(['getReader', 'pipeThrough', 'values', 'getIterator']);
+
+/** `new TextDecoderStream(…)`. */
+function isTextDecoderStream(node: Node | undefined): boolean {
+  const value = unwrap(node);
+  return value?.type === AST_NODE_TYPES.NewExpression && calleeName(value.callee) === 'TextDecoderStream';
+}
+
+/**
+ * An underlying source whose `cancel` closes something (`cancel: (reason) => upstream.cancel(reason)`): cancelling the
+ * stream built on it cancels that upstream too. A source not written as an object literal may do anything.
+ */
+function forwardsCancel(source: Node | undefined): boolean {
+  const object = unwrap(source);
+  if (!object) return false;
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return true;
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== 'cancel') continue;
+    const value = unwrap(property.value);
+    if (!value || !isFunction(value)) return true;
+    let closes = false;
+    walkCalls(value.body, (call) => {
+      const callee = unwrap(call.callee);
+      if (callee?.type === AST_NODE_TYPES.MemberExpression && FORWARDED_CLOSES.has(propertyName(callee) ?? '')) closes = true;
+    });
+    if (closes) return true;
+  }
+  return false;
+}
+
+const FORWARDED_CLOSES = new Set(['cancel', 'abort', 'destroy', 'return', 'close']);
+
+function walkCalls(root: Node, each: (call: TSESTree.CallExpression) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      stack.push(...(value as unknown[]));
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') continue;
+    const node = value as Node;
+    if (node.type === AST_NODE_TYPES.CallExpression) each(node);
+    for (const [key, child] of Object.entries(node)) if (key !== 'parent' && typeof child === 'object' && child !== null) stack.push(child);
+  }
+}
+
+/** `export function f`, `export const f = () => …`, `export default function`: called from elsewhere too. */
+function isExported(fn: Node): boolean {
+  for (let current = fn.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ExportNamedDeclaration || current.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+    if (current.type !== AST_NODE_TYPES.VariableDeclarator && current.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+  }
+  return false;
 }
 
 /** An axios-style request whose options ask for the body as a stream: `{ responseType: 'stream' }`. */

@@ -5,8 +5,11 @@ export const RULE_ID = `drainguard/${RULE_NAME}`;
 /** The rule's docs page: `docs/rules/no-early-stream-close.md` of the repository. */
 export const DOCS_URL = 'https://github.com/drainguard/drainguard/blob/main/docs/rules/no-early-stream-close.md';
 
-/** A close at a call (`reader.cancel()`), or one made by leaving a `for await` (`break`, `return`, `continue`). */
-export type CloseKind = 'explicitClose' | 'implicitClose';
+/**
+ * A close at a call (`reader.cancel()`), one made by leaving a `for await` (`break`, `return`, `continue`), or one a
+ * called function of the module makes (`closeStream(status, controller)`, whose body aborts the controller).
+ */
+export type CloseKind = 'explicitClose' | 'implicitClose' | 'helperClose';
 export type MessageIds = CloseKind | 'drainInBackground';
 
 /** The report and suggestion texts, with ESLint's `{{placeholders}}`. */
@@ -15,6 +18,8 @@ export const MESSAGES: Record<MessageIds, string> = {
     '`{{stream}}` is closed with `{{method}}()` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
   drainInBackground:
     'Hand the result over and drain the rest of the body to EOF in the background, bounded by {{budget}} ms (the rewrite of `drainguard fix`).',
+  helperClose:
+    '`{{call}}` closes `{{stream}}` with `{{method}}()` in `{{helper}}` after the terminal event `{{event}}` before EOF: the body is not drained and the keep-alive connection is destroyed. Keep reading to EOF with a time budget instead (`drainguard fix`).',
   implicitClose:
     '`{{statement}}` leaves `for await` over `{{stream}}` after the terminal event `{{event}}` before EOF: leaving the loop cancels the body and destroys the keep-alive connection. Keep reading to EOF with a time budget instead (`drainguard fix`).',
 };

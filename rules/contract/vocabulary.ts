@@ -34,6 +34,8 @@ export const DEFAULT_TERMINAL_PATTERNS: readonly string[] = [
   '(^|_)(done|end|ended|complete|completed|finish|finished|stop|stopped|terminal|terminator|sentinel)(_|$)',
   '(^|_)received_response(_|$)|(^|_)response_received(_|$)',
   '(^|_)json_?rpc_(response|result|error|reply)(_|$)',
+  // Gradio's SSE protocol ends a session's stream with the message `close_stream`.
+  '^close_stream$',
 ];
 
 /** The token a structural JSON-RPC reply check (`'result' in msg`, `msg.id === id && msg.error`) stands for. */
@@ -49,7 +51,11 @@ const EXEMPT_WORDS = new Set([
   'timeout', 'timed', 'deadline', 'expired',
   'limit', 'limits', 'max', 'overflow', 'exceeded',
   'status',
+  'unexpected', 'unexpectedly', 'crash', 'crashed',
 ]);
+/** The peer itself, named as what stopped (`server_stopped`): its going away is a failure, not the stream's end. */
+const PEER_WORDS = new Set(['server', 'worker', 'backend', 'upstream']);
+const PEER_STOP_WORDS = new Set(['stop', 'stopped', 'shutdown', 'down', 'died', 'dead', 'gone', 'ended']);
 /** Measurements: a test about them is a size or count limit only when it compares (`bytes > budget`, `++count >= 10`). */
 const MEASURE_WORDS = new Set(['size', 'length', 'count', 'bytes']);
 /** Success words: the branch where they do *not* hold is the abnormal one (`if (!res.ok)`). */
@@ -67,6 +73,7 @@ export function exemptKind(token: string, comparison: boolean): ExemptKind {
     const word = list[i];
     if ((word === 'error' || word === 'errors') && i > 0 && RPC_WORDS.has(list[i - 1])) continue;
     if (EXEMPT_WORDS.has(word) || (comparison && MEASURE_WORDS.has(word))) return 'abnormal';
+    if (PEER_STOP_WORDS.has(word) && i > 0 && PEER_WORDS.has(list[i - 1])) return 'abnormal';
     if (SUCCESS_WORDS.has(word)) success = true;
   }
   return success ? 'success' : null;

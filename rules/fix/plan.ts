@@ -15,6 +15,8 @@ import { iteratorGiveUp } from './plan-controller.js';
 import { readerYieldsBytes } from './web-body.js';
 import { iteratorTap, type IteratorTap } from './plan-iterator-tap.js';
 import { enclosingAsyncLoopOf, loopDrain, loopProblem, type LoopDrain } from './plan-loop.js';
+import { callGiveUp, closesOnly, helperName } from './plan-helper.js';
+import { calledFunction } from '../analysis/function-results.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /**
@@ -127,9 +129,87 @@ export function planSites(
   };
   const explicitCloses = new Map<LoopPlan, TSESTree.CallExpression>();
 
+  /**
+   * A close in a helper the site calls (`finish(reader)`): drained where the call is, when a reader of the response is
+   * in hand there or the call is inside a `for await` over it, and the helper does nothing but close (its call becomes
+   * the drain's give-up; at EOF it has nothing left to close). Else manual, with the reason.
+   */
+  const planHelperCall = (site: StreamSite, call: TSESTree.CallExpression, fn: Node | null): void => {
+    const helper = site.helper;
+    const name = helperName(call);
+    const statement = closeStatement(call);
+    if (!helper) {
+      manual(site, `the close is in \`${name}\`, and which stream it closes is not known here`);
+      return;
+    }
+    if (!statement) {
+      manual(site, `the call of \`${name}\`, which closes the stream, is used as a value, not as a statement of its own`);
+      return;
+    }
+    const closeCallee = unwrap(helper.close.callee);
+    const method = closeCallee?.type === AST_NODE_TYPES.MemberExpression ? (propertyName(closeCallee) ?? '') : '';
+    const target = helper.argument;
+    // A helper that closes a stream of its own (`this.controller.abort()`) closes the response that stream belongs to.
+    const family = target ? streams.closeFamilyFor(target, method) : closeCallee?.type === AST_NODE_TYPES.MemberExpression ? streams.closeFamilyFor(closeCallee.object, method) : null;
+    const loop = family ? enclosingAsyncLoopOf(call, target ?? call, family, streams, sourceCode) : null;
+    const reader = target && family && fn ? findReaderInHand(call, target, family, fn, streams, sourceCode) : null;
+    if (!reader && !loop) {
+      manual(
+        site,
+        `no reader of this response is in hand where \`${name}\` is called (it closes the stream the code reads elsewhere): let that code read on to EOF, then call \`${name}\`, with a timer for the budget`,
+      );
+      return;
+    }
+    if (!closesOnly(helper.fn, (inner) => calledFunction(inner, streams))) {
+      manual(site, `\`${name}\` does more than close the stream: a drain before it would hold the rest back until the body ends; drain first where the body is read, then call \`${name}\``);
+      return;
+    }
+    if (reader && !(loop && reader.method === 'next')) {
+      const giveUp = callGiveUp(call, sourceCode);
+      if (!giveUp) {
+        manual(site, `what \`${name}\` is given may change before the drain gives up: keep it in a const`);
+        return;
+      }
+      if (enclosingFinally(statement)) {
+        manual(site, `the call of \`${name}\` is in a \`finally\`: call it after the reading, or close the reader there`);
+        return;
+      }
+      const detached = nothingReadsAfter(statement, reader.node, sourceCode);
+      if (!detached && (readsOnInLoop(statement, reader.node, sourceCode) || !(fn && 'async' in fn && fn.async))) {
+        manual(site, READS_ON_REASON);
+        return;
+      }
+      plans.push({
+        kind: 'reader',
+        site,
+        statement,
+        drained: reader.text,
+        method: reader.method,
+        bytes: reader.method === 'read' && readerYieldsBytes(reader.node, sourceCode),
+        giveUp,
+        optional: false,
+        detached,
+        finallyOf: null,
+        flag: null,
+        closeText: text(statement),
+      });
+      return;
+    }
+    const problem = loop ? loopProblem(call, loop) : null;
+    if (!loop || problem) {
+      manual(site, problem ?? NOTHING_ENDS_DRAIN_REASON);
+      return;
+    }
+    loopPlanFor(loop).changes.push({ site, statement, kind: 'close' });
+  };
+
   for (const site of sites) {
     const node = site.node;
     const fn = enclosingFunction(node);
+    if (site.kind === 'helperClose' && node.type === AST_NODE_TYPES.CallExpression) {
+      planHelperCall(site, node, fn);
+      continue;
+    }
     if (fn && dataHandlerCall(fn)) {
       plans.push(node.type === AST_NODE_TYPES.CallExpression ? planDataHandler(site, fn, closeStatement(node), streams, sourceCode) : { kind: 'manual', site, reason: DATA_HANDLER_REASON });
       continue;

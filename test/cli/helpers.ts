@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import type { FileReport, FixSummary } from '../../cli/fix-report.js';
+import type { FileReport, FixSummary } from '../../cli/fix/report.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = path.join(ROOT, 'dist/cli.js');

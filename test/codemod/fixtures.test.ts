@@ -1,7 +1,8 @@
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures, type FixtureCase } from './fixture-cases.js';
 import { lintText } from '../support/lint-text.js';
-import { typeDiagnostics } from '../support/type-diagnostics.js';
+import { typeDiagnosticsOfFiles } from '../support/type-diagnostics.js';
 import { helperModuleText } from '../../rules/fix/helper-module.js';
 import { detectStyle } from '../../rules/fix/style.js';
 import { drainBounds } from '../../rules/contract/drain-options.js';
@@ -9,6 +10,27 @@ import { drainBounds } from '../../rules/contract/drain-options.js';
 import * as transform from '../../codemods/rewrite.js';
 
 const fixtures = loadFixtures();
+
+/** Where the type check puts a fixture's files: input, output and the helper module the output imports, side by side. */
+const checkedPaths = (fixture: FixtureCase) => ({
+  input: `/fixtures/${fixture.name}/input${fixture.ext}`,
+  output: `/fixtures/${fixture.name}/output${fixture.ext}`,
+  helper: `/fixtures/${fixture.name}/${basename(fixture.helperPath)}`,
+});
+
+/** The TypeScript diagnostics of every fixture's files, checked in one program the first time a test asks (see typeDiagnosticsOfFiles). */
+let typeChecked: Map<string, string[]> | undefined;
+function typeDiagnosticsOf(fixture: FixtureCase): { before: string[]; after: string[] } {
+  typeChecked ??= typeDiagnosticsOfFiles(
+    fixtures.flatMap((each) => {
+      const paths = checkedPaths(each);
+      const files: [string, string][] = [[paths.input, each.input], [paths.output, each.output]];
+      return each.helper === null ? files : [[paths.helper, each.helper], ...files];
+    }),
+  );
+  const paths = checkedPaths(fixture);
+  return { before: typeChecked.get(paths.input)!, after: typeChecked.get(paths.output)! };
+}
 
 const optionsOf = (fixture: FixtureCase): transform.RewriteOptions => ({
   drainTimeoutMs: fixture.drainTimeoutMs,
@@ -64,10 +86,7 @@ describe.each(fixtures)('fixture $name', (fixture) => {
   });
 
   it('the output adds no TypeScript diagnostic', () => {
-    const module = fixture.helperPath.slice(fixture.helperPath.lastIndexOf('/') + 1);
-    if (fixture.helper !== null) typeDiagnostics(`/fixtures/${fixture.name}/${module}`, fixture.helper);
-    const before = typeDiagnostics(`/fixtures/${fixture.name}/input${fixture.ext}`, fixture.input);
-    const after = typeDiagnostics(`/fixtures/${fixture.name}/output${fixture.ext}`, fixture.output);
+    const { before, after } = typeDiagnosticsOf(fixture);
     expect(after.filter((diagnostic) => !before.includes(diagnostic))).toEqual([]);
   });
 

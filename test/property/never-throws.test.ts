@@ -15,6 +15,7 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../support/property-runs.js';
 import { DEFAULT_CLOSE_METHODS } from '../../rules/analysis/prefilter.js';
 import rule from '../../rules/no-early-stream-close.js';
 import { asESLintRule } from '../../rules/eslint-types.js';
@@ -230,7 +231,7 @@ describe('no-early-stream-close on generated programs', () => {
         reported += checkReports(code, messages, ruleOptions.closeMethods ?? DEFAULT_CLOSE_METHODS);
         expect(lint(code, language, ruleOptions), 'the same reports on a second run').toEqual(messages);
       }),
-      { numRuns: 300, seed: Number(process.env.FC_SEED ?? 20240611), endOnFailure: true },
+      { numRuns: propertyRuns(300), seed: Number(process.env.FC_SEED ?? 20240611), endOnFailure: true },
     );
     // The generator builds valid programs; the property must not pass by only feeding parse errors.
     expect(parsed / total).toBeGreaterThan(0.9);
@@ -246,7 +247,7 @@ describe('no-early-stream-close on generated programs', () => {
         expect(messages.filter((message) => message.fatal)).toEqual([]);
         reported += checkReports(code, messages, DEFAULT_CLOSE_METHODS);
       }),
-      { numRuns: 30, seed: Number(process.env.FC_SEED ?? 20240611) },
+      { numRuns: propertyRuns(30), seed: Number(process.env.FC_SEED ?? 20240611) },
     );
     expect(reported).toBeGreaterThan(0);
   });

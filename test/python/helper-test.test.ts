@@ -1,6 +1,7 @@
 // The pytest test `drainguard fix` writes beside a Python module's drain helper: its text for each async style
 // (literal files, recorded with UPDATE_PYTHON_HELPER_TESTS=1 and read before committing), ruff-clean and laid out as
-// ruff's formatter lays it out, compiled by CPython; which helpers a module has; where the test goes and in which style.
+// ruff's formatter lays it out (ruff's WebAssembly build, in process); which helpers a module has; where the test goes
+// and in which style. CPython compiling it: test/integration/python/helper-test.test.ts.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,70 +10,10 @@ import { helperText } from '../../codemods/python/helper-text.js';
 import { planPythonHelperTest } from '../../codemods/python/helper-test-file.js';
 import { pythonTestLayout } from '../../codemods/python/test-layout.js';
 import { tempProject } from '../cli/helpers.js';
-import { PYTHON, pythonCompileError } from '../support/python-compile.js';
 import { ruffDiagnostics, type RuffSettings } from '../support/python-ruff.js';
+import { STYLES, VARIANTS } from './helper-test-specs.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'helper-tests');
-const ISORT = { lineLength: 88, lengthSort: false, forceSortWithinSections: false, knownFirstParty: new Set<string>(), extraStandardLibrary: new Set<string>() };
-const BOUNDED = { timed: true, maxBytes: 131072, networkStream: true };
-
-const base: PythonTestSpec = {
-  module: 'pkg.client',
-  helpers: [],
-  http: 'httpx',
-  asyncStyle: 'anyio',
-  markAsync: true,
-  python310: true,
-  python311: true,
-  importComment: '',
-  isort: ISORT,
-  quote: '"',
-  indent: '    ',
-  newline: '\n',
-  lineLength: 88,
-};
-
-/** One spec per async style, and the project settings each takes after. */
-const STYLES: Record<string, PythonTestSpec> = {
-  // A sync module (requests-like SDK code on httpx): plain tests.
-  sync: { ...base, helpers: [{ name: '_drain_response', async: false, ...BOUNDED }] },
-  // pytest-asyncio in strict mode, a project that supports Python 3.9: `from __future__`, `__anext__()`, `asyncio.TimeoutError`.
-  asyncio: { ...base, helpers: [{ name: '_adrain_response', async: true, ...BOUNDED }], asyncStyle: 'asyncio', python310: false, python311: false },
-  // anyio's plugin, httpx2, ruff's private-import rule and pep8-naming enabled, 120 columns (the MCP SDK's main branch, with stricter lints).
-  anyio: {
-    ...base,
-    module: 'mcp.client.streamable_http',
-    helpers: [{ name: '_adrain_response', async: true, ...BOUNDED }],
-    http: 'httpx2',
-    python311: false,
-    importComment: '# noqa: PLC2701',
-    lineLength: 120,
-  },
-  // pytest-trio, single quotes, 79 columns.
-  trio: { ...base, helpers: [{ name: '_adrain_response', async: true, ...BOUNDED }], asyncStyle: 'trio', quote: "'", lineLength: 79 },
-  // Both helpers, pytest-asyncio's auto mode (no markers), ruff's length-sort (openai-python's settings).
-  'sync-and-asyncio-auto': {
-    ...base,
-    module: 'openai._streaming',
-    helpers: [
-      { name: '_drain_response', async: false, ...BOUNDED },
-      { name: '_adrain_response', async: true, ...BOUNDED },
-    ],
-    http: 'httpx2',
-    asyncStyle: 'asyncio',
-    markAsync: false,
-    isort: { ...ISORT, lengthSort: true, knownFirstParty: new Set(['openai', 'tests']) },
-    lineLength: 120,
-  },
-};
-
-/** What the other helper variants make of the test: no byte limit, no budget, neither (`--drain-timeout-ms 0 --drain-max-bytes 0`). */
-const VARIANTS: Record<string, PythonTestSpec> = {
-  'time only': { ...base, helpers: [{ name: '_adrain_response', async: true, timed: true, maxBytes: 0, networkStream: true }] },
-  'bytes only': { ...base, helpers: [{ name: '_drain_response', async: false, timed: false, maxBytes: 65536, networkStream: true }] },
-  unbounded: { ...base, helpers: [{ name: '_adrain_response', async: true, timed: false, maxBytes: 0, networkStream: false }], asyncStyle: 'trio' },
-};
-
 /** Most of ruff's rule families a project may turn on (not pydocstyle, flake8-bandit's asserts or the copyright header). */
 function ruffSettings(spec: PythonTestSpec): RuffSettings {
   const select = ['E', 'W', 'F', 'I', 'B', 'UP', 'C4', 'PERF', 'PL', 'ARG', 'SIM', 'PT', 'RUF', 'C90', 'FA', 'TID', 'T20', 'ISC', 'PIE', 'RET', 'Q'];
@@ -114,10 +55,6 @@ describe('the text of the test of a Python drain helper', () => {
       const settings = { lint: { preview: true, select: ['PLC2701', 'RUF100'] } };
       expect(ruffDiagnostics(text, settings)).toEqual([]);
       expect(ruffDiagnostics(text.replace(`  ${spec.importComment}`, ''), settings)).toEqual([expect.stringMatching(/ (PLC2701|import-private-name) Private name import `_adrain_response`/)]);
-    });
-
-    it.skipIf(!existsSync(PYTHON))(`${name}: CPython compiles it${existsSync(PYTHON) ? '' : ' (skipped: no /usr/bin/python3)'}`, () => {
-      expect(pythonCompileError(pythonHelperTestText(spec), `${name}.py`)).toBeNull();
     });
   }
 

@@ -7,7 +7,7 @@
  */
 import type { RuleOptions } from '../../rules/contract/rule-options.js';
 
-export type MessageId = 'explicitClose' | 'implicitClose';
+export type MessageId = 'explicitClose' | 'implicitClose' | 'helperClose';
 
 export interface ExpectedError {
   messageId: MessageId;

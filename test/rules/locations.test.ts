@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { invalid, typedInvalid, type ExpectedError } from './cases.js';
 import { sdkShapeInvalid } from './cases-sdk-shapes.js';
 import { foreignCodeInvalid } from './cases-foreign-code.js';
+import { recallInvalid } from './cases-recall.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 type AnyNode = TSESTree.Node;
@@ -41,12 +42,14 @@ function nodesSpanning(program: AnyNode, error: ExpectedError): AnyNode[] {
 function isCloseSite(node: AnyNode, messageId: ExpectedError['messageId']): boolean {
   if (messageId === 'implicitClose') return node.type === AST_NODE_TYPES.BreakStatement || node.type === AST_NODE_TYPES.ReturnStatement;
   if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  // The call of a helper that closes: `closeStream(status, controller)`, `this.stop()`.
+  if (messageId === 'helperClose') return true;
   const callee = node.callee.type === AST_NODE_TYPES.ChainExpression ? node.callee.expression : node.callee;
   return callee.type === AST_NODE_TYPES.MemberExpression && (callee.property.type === AST_NODE_TYPES.Identifier || callee.property.type === AST_NODE_TYPES.PrivateIdentifier);
 }
 
 describe('expected locations in cases.ts span close sites', () => {
-  for (const testCase of [...invalid, ...typedInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid]) {
+  for (const testCase of [...invalid, ...typedInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid, ...recallInvalid]) {
     it(testCase.name, () => {
       const program = parse(testCase.code, { loc: true, range: true, jsx: testCase.filename?.endsWith('x') ?? false }) as unknown as AnyNode;
       for (const error of testCase.errors) {

@@ -8,11 +8,13 @@ import { asESLintRule } from '../../rules/eslint-types.js';
 import { invalid as baseInvalid, src, typedInvalid, typedValid, valid as baseValid, type InvalidCase, type ValidCase } from './cases.js';
 import { sdkShapeInvalid, sdkShapeValid } from './cases-sdk-shapes.js';
 import { foreignCodeInvalid, foreignCodeValid } from './cases-foreign-code.js';
+import { recallInvalid, recallTypedValid, recallValid } from './cases-recall.js';
 import { openBook } from './suggestions.js';
 import { readFileSync } from 'node:fs';
 
-const invalid = [...baseInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid];
-const valid = [...baseValid, ...sdkShapeValid, ...foreignCodeValid];
+const invalid = [...baseInvalid, ...sdkShapeInvalid, ...foreignCodeInvalid, ...recallInvalid];
+const valid = [...baseValid, ...sdkShapeValid, ...foreignCodeValid, ...recallValid];
+const typedValidCases = [...typedValid, ...recallTypedValid];
 
 EslintRuleTester.describe = describe;
 EslintRuleTester.it = it;
@@ -206,7 +208,7 @@ new RuleTester({
     },
   },
 }).run('no-early-stream-close', rule, {
-  valid: typedValid.map((testCase) => ({ ...toTs(testCase), filename: path.join(typedRoot, testCase.filename ?? 'file.ts') })),
+  valid: typedValidCases.map((testCase) => ({ ...toTs(testCase), filename: path.join(typedRoot, testCase.filename ?? 'file.ts') })),
   invalid: typedInvalid.map((testCase) => ({
     ...toTs(testCase),
     filename: path.join(typedRoot, testCase.filename ?? 'file.ts'),

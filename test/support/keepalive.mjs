@@ -8,9 +8,13 @@ import { startSseServer } from './sse-server.mjs';
 import { startDelayProxy } from './delay-proxy.mjs';
 import { createDispatcher } from './undici-agent.mjs';
 
+let loads = 0;
+
 /**
  * Load a client: a function is returned as is; a path (absolute, or relative to the cwd) or a
- * file: URL is imported and its `exportName` export (default `callOnce`) returned.
+ * file: URL is imported and its `exportName` export (default `callOnce`) returned. Each load is a
+ * module of its own (a query in its URL), so the client's module state (a request counter) starts
+ * afresh, as in a process of its own: the test files of a vitest worker share the modules they load.
  * @param {string | URL | import('./keepalive.d.mts').ClientFn} client
  * @param {string} [exportName]
  * @returns {Promise<import('./keepalive.d.mts').ClientFn>}
@@ -19,7 +23,9 @@ export async function loadClient(client, exportName = 'callOnce') {
   if (typeof client === 'function') return client;
   const href =
     client instanceof URL ? client.href : client.startsWith('file:') ? client : pathToFileURL(isAbsolute(client) ? client : resolve(client)).href;
-  const mod = await import(href);
+  const own = new URL(href);
+  own.searchParams.set('load', String(++loads));
+  const mod = await import(own.href);
   const fn = mod[exportName] ?? (exportName === 'callOnce' ? mod.default : undefined);
   if (typeof fn !== 'function') throw new Error(`${href} has no function export "${exportName}"`);
   return fn;

@@ -94,7 +94,8 @@ const socketsUsed = (server: CountingServer): number => new Set(server.log().map
 
 describe("Node's fetch, a body cancelled at [DONE]", () => {
   it('a body that ends: 5 calls on 1 connection with the transport, 5 connections without', async () => {
-    const server = await streamServer({ mode: 'end', tailDelayMs: 100 });
+    // The tail outlasts the time a loaded machine may take from [DONE] to the cancel (a body already ended has no drain).
+    const server = await streamServer({ mode: 'end', tailDelayMs: 400 });
     const { dispatcher, reports, drained } = transport();
     for (let call = 1; call <= 5; call++) {
       await callAndCancel(server.url, dispatcher);
@@ -103,13 +104,15 @@ describe("Node's fetch, a body cancelled at [DONE]", () => {
     expect(server.stats()).toEqual({ connections: 1, requests: 5, closedEarly: 0, finished: 5 });
     expect(reports.map((report) => [report.outcome, report.bytes])).toEqual(Array(5).fill(['eof', 17]));
 
-    server.reset();
+    // Without the transport each cancel closes the body early; a longer tail keeps that so on a loaded machine, where
+    // the cancel can reach the server after a 100 ms tail has ended the body.
+    const slowTail = await streamServer({ mode: 'end', tailDelayMs: 2000 });
     const plain = plainAgent();
     for (let call = 1; call <= 5; call++) {
-      await callAndCancel(server.url, plain);
-      await server.waitFor((s) => s.closedEarly >= call, WAIT);
+      await callAndCancel(slowTail.url, plain);
+      await slowTail.waitFor((s) => s.closedEarly >= call, WAIT);
     }
-    expect({ ...server.stats(), connections: socketsUsed(server) }).toEqual({ connections: 5, requests: 5, closedEarly: 5, finished: 0 });
+    expect({ ...slowTail.stats(), connections: socketsUsed(slowTail) }).toEqual({ connections: 5, requests: 5, closedEarly: 5, finished: 0 });
   });
 
   it('a held body: the cancel returns while the body is open; at timeoutMs the socket is destroyed', async () => {
@@ -247,9 +250,9 @@ describe('the abort keeps its reason and is seen at once', () => {
 
 describe('many calls in flight', () => {
   it('two waves of 20 concurrent calls: at most 20 connections with the transport, 40 without', async () => {
-    const server = await streamServer({ mode: 'end', tailDelayMs: 300 });
-    const { dispatcher, reports, drained } = transport();
-    const wave = (agent: Dispatcher) => Promise.all(Array.from({ length: 20 }, () => callAndCancel(server.url, agent)));
+    const server = await streamServer({ mode: 'end', tailDelayMs: 1000 });
+    const { dispatcher, reports, drained } = transport({ timeoutMs: 5000 });
+    const wave = (agent: Dispatcher, url = server.url) => Promise.all(Array.from({ length: 20 }, () => callAndCancel(url, agent)));
     await wave(dispatcher);
     await drained(20);
     await wave(dispatcher);
@@ -258,13 +261,13 @@ describe('many calls in flight', () => {
     expect(server.stats()).toMatchObject({ requests: 40, closedEarly: 0, finished: 40 });
     expect(new Set(reports.map((report) => report.outcome))).toEqual(new Set(['eof']));
 
-    server.reset();
+    const slowTail = await streamServer({ mode: 'end', tailDelayMs: 3000 });
     const plain = plainAgent();
-    await wave(plain);
-    await server.waitFor((s) => s.closedEarly === 20, WAIT);
-    await wave(plain);
-    await server.waitFor((s) => s.closedEarly === 40, WAIT);
-    expect(socketsUsed(server)).toBe(40);
+    await wave(plain, slowTail.url);
+    await slowTail.waitFor((s) => s.closedEarly === 20, WAIT);
+    await wave(plain, slowTail.url);
+    await slowTail.waitFor((s) => s.closedEarly === 40, WAIT);
+    expect(socketsUsed(slowTail)).toBe(40);
   });
 });
 
@@ -357,7 +360,7 @@ describe('installDrainOnAbort', () => {
     const key = Symbol.for('undici.globalDispatcher.1');
     const global = globalThis as unknown as Record<symbol, unknown>;
     const before = global[key];
-    const server = await streamServer({ mode: 'end', tailDelayMs: 20 });
+    const server = await streamServer({ mode: 'end', tailDelayMs: 300 });
     const reports: DrainReport[] = [];
     const installed = installDrainOnAbort({ onDrain: (report) => reports.push(report) });
     try {

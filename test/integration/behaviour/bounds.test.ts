@@ -28,6 +28,8 @@ const BYTE_SHAPES: { name: string; path: string; format: StreamFormat }[] = [
   { name: 'for await over the body inside a try whose catch reconnects', path: client('./clients/retry-on-error.mjs'), format: 'sse' },
   { name: 'reader kept in a field that other calls read (awaited drain)', path: client('./clients/class-field-reader.mjs'), format: 'sse' },
   { name: 'a flag set at the terminal event, the close in a finally after a catch', path: client('./clients/finally-terminal-flag.mjs'), format: 'sse' },
+  { name: 'a helper that cancels the reader it is given, called at [DONE]', path: client('./clients/helper-close-reader.mjs'), format: 'sse' },
+  { name: 'a method that aborts the request, called at [DONE], then break out of for await', path: client('./clients/helper-method-for-await.mjs'), format: 'sse' },
 ];
 /** Clients whose drains read parsed messages: bounded by time only. */
 const TIME_SHAPES = [

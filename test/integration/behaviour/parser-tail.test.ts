@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { applyCodemod } from '../../support/codemod.mjs';
 import { measureKeepAlive } from '../../support/keepalive.mjs';
+import type { ClientFn } from '../../support/keepalive.d.mts';
 import { expectedMessages } from '../../support/sse-server.mjs';
 
 const CLIENT = fileURLToPath(new URL('./clients/parser-over-response.mjs', import.meta.url));
@@ -18,18 +19,19 @@ const BUDGET_MS = 200;
 const FRAMES_TO_TERMINAL = EVENTS + 1;
 const TAIL = Array.from({ length: TAIL_FRAMES }, (_, i) => `data: {"index":${i},"text":"after the end"}\n\n`).join('');
 
-async function fixedClient(budgetMs: number): Promise<{ path: string; parseCount: () => number }> {
+/** The rewritten client's call and its parser's count, of one module: measureKeepAlive loads a path as a module of its own. */
+async function fixedClient(budgetMs: number): Promise<{ callOnce: ClientFn; parseCount: () => number }> {
   const fixed = await applyCodemod(CLIENT, { transformOptions: { drainTimeoutMs: budgetMs } });
   expect(fixed.reason).toBeUndefined();
   expect(fixed.output).toContain('tapResponse(response)');
-  const module = (await import(pathToFileURL(fixed.outPath!).href)) as { parseCount: () => number };
-  return { path: fixed.outPath!, parseCount: module.parseCount };
+  const module = (await import(pathToFileURL(fixed.outPath!).href)) as { callOnce: ClientFn; parseCount: () => number };
+  return { callOnce: module.callOnce, parseCount: module.parseCount };
 }
 
 describe('for await over a parser given the fetch Response', () => {
   it(`does not run the parser over a ${TAIL_FRAMES}-frame tail, and reuses the connection (at most two over ${CALLS} calls)`, async () => {
     const client = await fixedClient(1000);
-    const measured = await measureKeepAlive(client.path, {
+    const measured = await measureKeepAlive(client.callOnce, {
       calls: CALLS,
       pauseMs: 25,
       server: { format: 'sse', events: EVENTS, tail: TAIL },
@@ -43,7 +45,7 @@ describe('for await over a parser given the fetch Response', () => {
 
   it('against a body that never ends, each call returns and the server sees the close within budget + margin', async () => {
     const client = await fixedClient(BUDGET_MS);
-    const measured = await measureKeepAlive(client.path, {
+    const measured = await measureKeepAlive(client.callOnce, {
       calls: 2,
       server: { format: 'sse', events: EVENTS, mode: 'hang' },
       callTimeoutMs: BUDGET_MS + 4000,

@@ -25,6 +25,8 @@ const SHAPES: Shape[] = [
   { name: 'reader kept in a field that other calls read (awaited drain)', path: client('./clients/class-field-reader.mjs'), format: 'sse' },
   { name: "Node http: destroy() in the response's 'data' handler, then resolve", path: client('./clients/node-data-handler.mjs'), format: 'sse' },
   { name: 'a flag set at the terminal event, the close in a finally after a catch', path: client('./clients/finally-terminal-flag.mjs'), format: 'sse' },
+  { name: 'a helper that cancels the reader it is given, called at [DONE] (drained, the helper as the give-up)', path: client('./clients/helper-close-reader.mjs'), format: 'sse' },
+  { name: 'a method that aborts the request, called at [DONE], then break out of for await', path: client('./clients/helper-method-for-await.mjs'), format: 'sse' },
 ];
 const CALLS = 20;
 const BUDGET_MS = 200;

@@ -1,14 +1,17 @@
 // The pytest test `drainguard fix` writes beside a rewritten Python module, run in the project's own pytest with
 // Debian's python3: a small project per async style (sync, anyio on asyncio and on trio, pytest-asyncio, pytest-trio),
 // each with its pytest settings (warnings are errors), `drainguard fix` on it, then pytest on the test it wrote, and
-// (with python3-coverage) every line and branch of the helper executed.
+// (with python3-coverage) every line and branch of the helper executed; and CPython compiling the test's text for
+// each style and helper variant (its text and ruff on it, in process: test/python/helper-test.test.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { pythonHelperTestText } from '../../../codemods/python/helper-test.js';
 import { tempProject } from '../../cli/helpers.js';
-import { PYTHON } from '../../support/python-compile.js';
+import { STYLES as SPEC_STYLES, VARIANTS } from '../../python/helper-test-specs.js';
+import { PYTHON, pythonCompileError } from '../../support/python-compile.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 
@@ -186,4 +189,12 @@ describe('the test drainguard fix writes for a Python module, in the project\'s 
       expect([test.missing_lines, test.missing_branches]).toEqual([[], []]);
     },
   );
+});
+
+describe('the text of the test of a Python drain helper', () => {
+  for (const [name, spec] of Object.entries({ ...SPEC_STYLES, ...VARIANTS })) {
+    it.skipIf(!existsSync(PYTHON))(`${name}: CPython compiles it${existsSync(PYTHON) ? '' : ' (skipped: no /usr/bin/python3)'}`, () => {
+      expect(pythonCompileError(pythonHelperTestText(spec), `${name}.py`)).toBeNull();
+    });
+  }
 });

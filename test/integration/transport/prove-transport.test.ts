@@ -2,7 +2,7 @@
 // [DONE]): the same command without and with drainguard/undici installed by `--import`, one table.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ModeRun } from '../../../cli/prove-run.js';
+import type { ModeRun } from '../../../cli/prove/run.js';
 import { ROOT, runCli, tempProject } from '../../cli/helpers.js';
 
 const CALLS_SCRIPT = path.join(ROOT, 'docs/examples/prove/chat-calls.mjs');

@@ -1,4 +1,0 @@
-// typescript-eslint's scope manager and visitor keys, in a chunk of their own (bundled, ~0.4 MB of code):
-// only TypeScript files need them (cli/lint-native-parser.ts).
-export { analyze } from '@typescript-eslint/scope-manager';
-export { visitorKeys } from '@typescript-eslint/visitor-keys';
