@@ -7,10 +7,6 @@ import { parsePython } from './parser.js';
 import { isSuppressed } from '../contract/suppression.js';
 import { pythonSyntaxError } from './syntax-error.js';
 
-export function isPythonPath(file: string): boolean {
-  return /\.py$/i.test(file);
-}
-
 export interface PythonLintOutput {
   messages: Linter.LintMessage[];
   suppressedMessages: Linter.SuppressedLintMessage[];
