@@ -71,14 +71,15 @@ export default defineConfig([
 ]);
 
 /**
- * Imports run one way (docs/architecture.md): shared contract <- analysis <- fix planning <- rule <- codemod, CLI. A
- * zone's `target` files may not import its `from` files.
+ * Imports run one way (docs/architecture.md): shared contract <- analysis core <- language front ends <- fix planning <-
+ * rule <- codemod, CLI. A zone's `target` files may not import its `from` files.
  */
 function layerZones() {
   const shared = ['rules/eslint-types.ts', 'rules/parser-options.ts'];
   const layers = [
     { name: 'the shared contract', files: ['rules/contract/**', ...shared] },
-    { name: 'the analysis', files: ['rules/analysis/**', 'rules/python/**'] },
+    { name: 'the analysis core', files: ['rules/core/**'] },
+    { name: 'the language front ends', files: ['rules/analysis/**', 'rules/python/**'] },
     { name: 'fix planning', files: ['rules/fix/**'] },
     { name: 'the rule', files: ['rules/*.ts'] },
     { name: 'the codemod', files: ['codemods/**'] },
@@ -86,15 +87,18 @@ function layerZones() {
   ];
   // A glob (the rule wants one where `from` holds globs): rules/*.ts also holds the shared adapters beside the rule.
   const sharedAdapters = join(import.meta.dirname, 'rules/{eslint-types,parser-options}.ts');
-  const zones = layers.slice(0, 5).map((layer, index) => ({
+  const zones = layers.slice(0, 6).map((layer, index) => ({
     target: layer.files,
     from: layers.slice(index + 1).flatMap((above) => above.files),
     except: [sharedAdapters],
     message: `${layer.name} may import only the layers below it (docs/architecture.md).`,
   }));
   // The codemod and the CLI both sit on the rule; the CLI may use the codemod, not the other way round.
-  zones[4].from = ['cli/**'];
-  zones[4].except = [];
+  zones[5].from = ['cli/**'];
+  zones[5].except = [];
+  // The front ends meet only in the core and the contract: what one language learns, the other learns there.
+  zones.push({ target: ['rules/analysis/**'], from: ['rules/python/**'], except: [], message: 'the JavaScript front end imports nothing of the Python one (docs/architecture.md).' });
+  zones.push({ target: ['rules/python/**'], from: ['rules/analysis/**'], except: [], message: 'the Python front end imports nothing of the JavaScript one (docs/architecture.md).' });
   // drainguard/testing is the test kit users import: Node built-ins only.
   zones.push({ target: ['testing/**'], from: ['rules/**', 'codemods/**', 'cli/**', 'transport/**'], except: [], message: 'drainguard/testing uses Node built-ins only.' });
   // drainguard/undici, the transport: Node built-ins and undici, nothing of the project's.

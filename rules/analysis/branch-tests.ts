@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, isFunction, propertyName, unwrap, type Node } from './ast.js';
 import { calledFunction, isNullish, terminalBranchOf } from './function-results.js';
-import type { Effect } from './effect.js';
+import type { Effect } from '../core/effect.js';
 import { EofTracker } from './eof.js';
 import { flagWrites, placeOf } from './flag-writes.js';
 import type { StreamResolver } from './streams.js';

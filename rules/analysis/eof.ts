@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { propertyName, unwrap, type Node } from './ast.js';
-import type { Family } from './effect.js';
+import type { Family } from '../core/effect.js';
 import type { StreamResolver } from './streams.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 

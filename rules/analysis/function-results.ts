@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { isDownleveledAsyncBody, isFunction, propertyName, unwrap, type Node } from './ast.js';
 import { enclosingClass } from './class-members.js';
-import type { Effect } from './effect.js';
+import type { Effect } from '../core/effect.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 // What a called function returns, read from its source: which function a call runs, its own returns, and

@@ -1,6 +1,6 @@
 import type { TSESTree, TSESLint } from '@typescript-eslint/utils';
 import { asyncLoopIterable, calleeName, isAsyncIteratorKey, isFunction, propertyName, unwrap, walk, type Node } from './ast.js';
-import type { Family } from './effect.js';
+import type { Family } from '../core/effect.js';
 import type { TypeOracle } from './types.js';
 import { ClassMemberIndex, enclosingClass, type ClassMembers } from './class-members.js';
 import { calledFunction, ownReturns } from './function-results.js';

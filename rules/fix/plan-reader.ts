@@ -1,7 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { calleeName, isLoop, unwrap, walk, type Node } from '../analysis/ast.js';
-import type { Family } from '../analysis/effect.js';
+import type { Family } from '../core/effect.js';
 import { jumpTarget } from '../analysis/jumps.js';
 import type { StreamResolver } from '../analysis/streams.js';
 import { enclosingFunction, inScopeAt, nextStatement, variableAt } from './plan-scope.js';

@@ -1,3 +1,7 @@
+import type { Family } from '../core/effect.js';
+import { ENTRY, pendingEvent, type FlowState } from '../core/facts.js';
+import type { FlowGraph, Op } from '../core/graph.js';
+import { solveFlow } from '../core/solve.js';
 import type { Node } from './parser.js';
 
 /** What happens at a point of a function, in order, inside a block. */
@@ -43,10 +47,16 @@ export interface Block {
   readonly successors: Block[];
 }
 
-export class Graph {
+/**
+ * One function's blocks, built by build.ts, as the analysis core's graph: a terminal event recognised, EOF of the body
+ * and a close (after which the stream is closed: nothing is pending) are the core's effects and sites.
+ */
+export class Graph implements FlowGraph<Block, CloseSite> {
   readonly blocks: Block[] = [];
   /** Blocks the analysis starts from with nothing pending: the entry and each `except` handler. */
   readonly roots: Block[] = [];
+  private readonly incoming: Block[][] = [];
+  private readonly translated: Array<readonly Op<CloseSite>[]> = [];
 
   block(): Block {
     const block: Block = { id: this.blocks.length, events: [], successors: [] };
@@ -55,12 +65,53 @@ export class Graph {
   }
 
   edge(from: Block | null, to: Block): void {
-    if (from && !from.successors.includes(to)) from.successors.push(to);
+    if (from && !from.successors.includes(to)) {
+      from.successors.push(to);
+      this.predecessorsOf(to).push(from);
+    }
+  }
+
+  entries(): ReadonlyArray<readonly [Block, FlowState]> {
+    return this.roots.map((root) => [root, ENTRY] as const);
+  }
+
+  successors(block: Block): readonly Block[] {
+    return block.successors;
+  }
+
+  predecessors(block: Block): readonly Block[] {
+    return this.incoming[block.id] ?? NO_BLOCKS;
+  }
+
+  ops(block: Block): readonly Op<CloseSite>[] {
+    return (this.translated[block.id] ??= block.events.flatMap(opsOf));
+  }
+
+  along(_from: Block, _into: Block, state: FlowState): FlowState {
+    return state;
+  }
+
+  private predecessorsOf(block: Block): Block[] {
+    return (this.incoming[block.id] ??= []);
   }
 }
 
-/** Pending terminal event at a point: its label, or null (none pending, EOF reached, or the stream already closed). */
-type Pending = string | null;
+const NO_BLOCKS: readonly Block[] = [];
+/** The body of the function's response: the Python front end tracks one per function. */
+const BODY: Family = 'body';
+const KILL_ALL: Op<CloseSite> = { kind: 'effect', effect: { kind: 'killAll' } };
+const EOF: Op<CloseSite> = { kind: 'effect', effect: { kind: 'kill', family: BODY } };
+
+function opsOf(event: FlowEvent): Array<Op<CloseSite>> {
+  switch (event.kind) {
+    case 'terminal':
+      return [{ kind: 'effect', effect: { kind: 'gen', label: event.label } }];
+    case 'eof':
+      return [EOF];
+    case 'close':
+      return [{ kind: 'site', site: event.site }, KILL_ALL];
+  }
+}
 
 export interface Report {
   site: CloseSite;
@@ -68,57 +119,18 @@ export interface Report {
 }
 
 /**
- * Solves "a terminal event may be pending" forward over the graph to a fixed point (a block is
- * revisited only when what reaches it grows, and it can grow once), then reports each non-exempt
- * close reached with one pending. No path is enumerated.
+ * Solves the graph with the analysis core and reports each non-exempt close reached with a terminal event pending
+ * (once per close: a `finally` built on several paths holds its close more than once).
  */
 export function solve(graph: Graph): Report[] {
-  const entry = Array.from({ length: graph.blocks.length }, (): Pending => null);
-  const visited = new Array<boolean>(graph.blocks.length).fill(false);
-  const work: Block[] = [];
-  const queued = new Array<boolean>(graph.blocks.length).fill(false);
-  for (const root of graph.roots) {
-    visited[root.id] = true;
-    work.push(root);
-    queued[root.id] = true;
-  }
-  while (work.length > 0) {
-    const block = work.pop()!;
-    queued[block.id] = false;
-    const out = transfer(block, entry[block.id], undefined);
-    for (const next of block.successors) {
-      const before = entry[next.id]!;
-      const grows = before === null && out !== null;
-      if (grows) entry[next.id] = out;
-      if ((grows || !visited[next.id]) && !queued[next.id]) {
-        visited[next.id] = true;
-        queued[next.id] = true;
-        work.push(next);
-      }
-    }
-  }
   const reports: Report[] = [];
   const seen = new Set<number>();
-  for (const block of graph.blocks) {
-    if (!visited[block.id]) continue;
-    transfer(block, entry[block.id], (site, event) => {
-      if (seen.has(site.node.id)) return;
-      seen.add(site.node.id);
-      reports.push({ site, event });
-    });
+  for (const [site, state] of solveFlow(graph).sites) {
+    const event = pendingEvent(state, BODY);
+    if (event === null || site.exempt || seen.has(site.node.id)) continue;
+    seen.add(site.node.id);
+    reports.push({ site, event });
   }
   return reports.sort((a, b) => a.site.node.startIndex - b.site.node.startIndex);
 }
 
-function transfer(block: Block, pending: Pending, report: ((site: CloseSite, event: string) => void) | undefined): Pending {
-  let state = pending;
-  for (const event of block.events) {
-    if (event.kind === 'terminal') state = event.label;
-    else if (event.kind === 'eof') state = null;
-    else {
-      if (state !== null && !event.site.exempt) report?.(event.site, state);
-      state = null;
-    }
-  }
-  return state;
-}

@@ -23,8 +23,12 @@ async function layerReports(path: string, source: string): Promise<string[]> {
 describe('one direction of imports', () => {
   it('reports an import from a layer above, type-only imports included', async () => {
     expect(await layerReports('rules/analysis/wrong-way-example.ts', "import { planSites } from '../fix/plan.js';\nimport type { Plan } from '../fix/plan.js';\nexport { planSites, type Plan };\n")).toEqual([
-      '1:27 Unexpected path "../fix/plan.js" imported in restricted zone. the analysis may import only the layers below it (docs/architecture.md).',
-      '2:27 Unexpected path "../fix/plan.js" imported in restricted zone. the analysis may import only the layers below it (docs/architecture.md).',
+      '1:27 Unexpected path "../fix/plan.js" imported in restricted zone. the language front ends may import only the layers below it (docs/architecture.md).',
+      '2:27 Unexpected path "../fix/plan.js" imported in restricted zone. the language front ends may import only the layers below it (docs/architecture.md).',
+    ]);
+    expect(await layerReports('rules/core/wrong-way-example.ts', "export { solve } from '../python/cfg.js';\nexport { PathFacts } from '../analysis/flow.js';\n")).toEqual([
+      '1:23 Unexpected path "../python/cfg.js" imported in restricted zone. the analysis core may import only the layers below it (docs/architecture.md).',
+      '2:27 Unexpected path "../analysis/flow.js" imported in restricted zone. the analysis core may import only the layers below it (docs/architecture.md).',
     ]);
     expect(await layerReports('rules/fix/wrong-way-example.ts', "export { default } from '../no-early-stream-close.js';\n")).toEqual([
       '1:25 Unexpected path "../no-early-stream-close.js" imported in restricted zone. fix planning may import only the layers below it (docs/architecture.md).',
@@ -63,6 +67,16 @@ describe('one direction of imports', () => {
       '1:30 Unexpected path "../transport/undici.js" imported in restricted zone. drainguard/testing uses Node built-ins only.',
     ]);
     expect(await layerReports('transport/wrong-way-example.ts', "export { Agent } from 'undici';\nexport { drainBounds } from './options.js';\n")).toEqual([]);
+  });
+
+  it('keeps the two language front ends apart: they meet in the core and the contract', async () => {
+    expect(await layerReports('rules/analysis/wrong-way-example.ts', "export { solve } from '../python/cfg.js';\n")).toEqual([
+      '1:23 Unexpected path "../python/cfg.js" imported in restricted zone. the JavaScript front end imports nothing of the Python one (docs/architecture.md).',
+    ]);
+    expect(await layerReports('rules/python/wrong-way-example.ts', "export { words } from '../analysis/words.js';\n")).toEqual([
+      '1:23 Unexpected path "../analysis/words.js" imported in restricted zone. the Python front end imports nothing of the JavaScript one (docs/architecture.md).',
+    ]);
+    expect(await layerReports('rules/python/wrong-way-example.ts', "export { solveFlow } from '../core/solve.js';\nexport { words } from '../contract/vocabulary.js';\n")).toEqual([]);
   });
 
   it('lets a layer import the layers below it and the shared adapters beside the rule', async () => {

@@ -8,7 +8,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { Linter } from 'eslint';
 import { expect } from 'vitest';
 import type { Node } from '../../../rules/analysis/ast.js';
-import type { Family } from '../../../rules/analysis/effect.js';
+import type { Family } from '../../../rules/core/effect.js';
 import { StreamResolver } from '../../../rules/analysis/streams.js';
 import { asESLintRule } from '../../../rules/eslint-types.js';
 
