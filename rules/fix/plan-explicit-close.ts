@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { propertyName, unwrap, type Node } from '../analysis/ast.js';
-import type { Family } from '../analysis/effect.js';
+import type { Family } from '../core/effect.js';
 import type { StreamSite } from '../analysis/site.js';
 import { giveUpFor } from './give-up.js';
 import { closeStatement, isOptionalChain } from './plan-close.js';

@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { propertyName, unwrap, type Node } from '../analysis/ast.js';
-import type { Family } from '../analysis/effect.js';
+import type { Family } from '../core/effect.js';
 import { calledFunction } from '../analysis/function-results.js';
 import type { HelperCall, StreamSite } from '../analysis/site.js';
 import type { StreamResolver } from '../analysis/streams.js';
