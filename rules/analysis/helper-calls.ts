@@ -5,7 +5,7 @@ import { asyncLoopIterable, isDownleveledAsyncBody, isFunction, propertyName, un
 // Closes a function of the module makes on behalf of its caller: `closeStream(status, controller)` on a completion
 // branch, whose body aborts the controller (docs/rules/no-early-stream-close.md, "A close in a called function").
 // What is here is syntax: which functions hold a close and how they are called, found before the traversal so that the
-// code paths calling them are tracked, and which parameter a close closes. The rule solves each such function once.
+// code paths calling them are tracked, and which parameter a close closes. What a call of one closes: helper-closes.ts.
 
 type VisitorKeys = Record<string, readonly string[] | undefined>;
 
@@ -83,6 +83,32 @@ export function namesOf(fn: Node, into: CallNames): void {
     const key = parent.key;
     if (!parent.computed && (key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier)) into.methods.add(key.name);
   }
+}
+
+/**
+ * The pre-filter's candidate offsets with the calls of the file's helpers added: the calls, by name, of the functions that
+ * hold one of the explicit closes among the candidates (a `.` or `[` before the method's name), and of those that call
+ * one. The code paths around them may reach the close through the call. `names`: what those calls are called by, null
+ * where the file has none.
+ */
+export function withHelperCalls(candidates: number[], text: string, ast: Node, visitorKeys: VisitorKeys): { offsets: number[]; names: CallNames | null } {
+  const explicitOffsets = candidates.filter((offset) => text[offset] === '.' || text[offset] === '[');
+  if (explicitOffsets.length === 0) return { offsets: candidates, names: null };
+  const helpers = helperCallOffsets(text, ast, visitorKeys, explicitOffsets);
+  if (helpers.offsets.length === 0) return { offsets: candidates, names: null };
+  return { offsets: mergeSorted(candidates, helpers.offsets), names: helpers.names };
+}
+
+/** Two ascending lists of offsets as one. */
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] <= b[j])) merged.push(a[i++]);
+    else merged.push(b[j++]);
+  }
+  return merged;
 }
 
 /**
