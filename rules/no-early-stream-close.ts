@@ -1,17 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { asyncLoopIterable, isDownleveledAsyncBody, isFunction, propertyName, unwrap, type Node } from './analysis/ast.js';
+import { asyncLoopIterable, propertyName, unwrap, type Node } from './analysis/ast.js';
 import { BranchTestClassifier } from './analysis/branch-tests.js';
 import type { Effect, Family } from './core/effect.js';
 import { isLexicallyExempt } from './analysis/exempt.js';
-import { PENDING_AT_ENTRY } from './core/facts.js';
 import { PathFacts, solve } from './analysis/flow.js';
-import { calledFunction } from './analysis/function-results.js';
-import { calleeText, callsHelperName, helperCallOffsets, parameterIndex, readsParameter, type CallNames } from './analysis/helper-calls.js';
+import { calleeText, withHelperCalls } from './analysis/helper-calls.js';
+import { HelperCloses, type HelperReach } from './analysis/helper-closes.js';
 import { DRAIN_HAND_OFF_METHOD } from './analysis/hand-off.js';
 import { innermostLeftAsyncLoop, jumpAfterClose, jumpTarget } from './analysis/jumps.js';
 import { DEFAULT_CLOSE_METHODS, candidateOffsets, closeCandidatePattern, hasOffsetWithin } from './analysis/prefilter.js';
-import { locationOf, siteAt, type HelperCall, type StreamSite } from './analysis/site.js';
+import { locationOf, siteAt, type StreamSite } from './analysis/site.js';
 import { StreamResolver, isUnseenController } from './analysis/streams.js';
 import { makeTypeOracle } from './analysis/types.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from './analysis/words.js';
@@ -37,27 +36,7 @@ interface Site {
   /** A jump that adds no close of its own: the stream it leaves was already closed just before it (reported there). */
   closedBefore?: () => boolean;
   /** A call of a helper: what it reaches (resolved with the family). */
-  helper?: () => HelperReach | null;
-}
-
-/** A close a function makes for its caller, reached from its entry without EOF or an exempt branch in between. */
-interface HelperClose {
-  /** The close (in the function, or in a function it calls). */
-  close: TSESTree.CallExpression;
-  method: string;
-  /** The closed value is the function's parameter at this index (the caller's argument); else it is `family`. */
-  param: number | null;
-  family: Family | null;
-  /** The closed value as written at the close, for a close of the function's own. */
-  receiverText: string;
-}
-
-/** What a call of a helper closes. */
-interface HelperReach {
-  family: Family;
-  entry: HelperClose;
-  fn: Node;
-  argument: Node | null;
+  reach?: () => HelperReach | null;
 }
 
 type CodePath = TSESLint.CodePath;
@@ -130,26 +109,14 @@ const meta: TSESLint.RuleMetaData<MessageIds, { recommended: boolean }, Options>
 };
 
 function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
-  // ESLint hands a rule configured without options its meta.defaultOptions[0] itself: no copy of it on every file
-  // (most files cost the rule only this prologue and the candidate test).
-  const given = contextField(context, 'options')[0];
-  const options: RuleOptions = given === defaultRuleOptions ? defaultRuleOptions : { ...defaultRuleOptions, ...given };
+  const options = optionsOf(context);
   const sourceCode = contextField(context, 'sourceCode');
   // Offsets of close method names and `for await`: a file without one costs nothing more, and so does each function without one.
   const matchers = closeMethodMatchers.get(options.closeMethods);
-  let offsets = candidateOffsets(sourceCode.text, matchers.candidates);
-  if (offsets.length === 0) return {};
-
+  const candidates = candidateOffsets(sourceCode.text, matchers.candidates);
+  if (candidates.length === 0) return {};
   // Calls of the functions that hold a close (and of those that call one): their code paths may reach it through the call.
-  let helperNames: CallNames | null = null;
-  const explicitOffsets = offsets.filter((offset) => sourceCode.text[offset] === '.' || sourceCode.text[offset] === '[');
-  if (explicitOffsets.length > 0) {
-    const helpers = helperCallOffsets(sourceCode.text, sourceCode.ast, sourceCode.visitorKeys, explicitOffsets);
-    if (helpers.offsets.length > 0) {
-      helperNames = helpers.names;
-      offsets = mergeSorted(offsets, helpers.offsets);
-    }
-  }
+  const { offsets, names: helperNames } = withHelperCalls(candidates, sourceCode.text, sourceCode.ast, sourceCode.visitorKeys);
 
   const closeMethods = new Set(options.closeMethods);
   // Native or downleveled async iteration is among the offsets found (the pre-filter matches both).
@@ -162,6 +129,7 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
     collectClassMembers: true,
   });
   const noteClassMember = (node: Node): void => streams.classMembers.note(node);
+  const helpers = helperNames ? new HelperCloses<Site>(helperNames, streams, sourceCode) : null;
   // Built on first use: most candidate files never classify a test.
   let classifier: BranchTestClassifier | undefined;
   const tests = (): BranchTestClassifier =>
@@ -170,8 +138,6 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
   /** `null` for a code path that holds no candidate offset: it can hold no site, so it is not tracked. */
   const stack: Array<PathFacts<Site> | null> = [];
   const allFacts: PathFacts<Site>[] = [];
-  /** The facts of each tracked function: a called helper is solved again from its entry. */
-  const factsByFunction = new Map<Node, PathFacts<Site>>();
   /** The calls of helpers recorded as sites, by call: a jump right after one adds no close of its own. */
   const helperCallSites = new Map<Node, Site>();
   const loopBreaks = new Map<Node, Set<Segment>>();
@@ -190,102 +156,8 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
     top()?.record({ kind: 'site', site });
   };
 
-  /**
-   * The closes `fn` makes for its caller: each close of a parameter or of a response of its own that is reached from
-   * the entry with the terminal event still pending (no EOF of that stream, no exempt branch, no catch), found by solving
-   * its code path once more from that entry, and the closes of the helpers it calls in turn. A function that reads the
-   * parameter it closes (a drain of its own) is not followed: its own reading decides.
-   */
-  const summaries = new Map<Node, HelperClose[] | null>();
-  const helperCloses = (called: Node): HelperClose[] => {
-    const fn = asyncBodyOf(called);
-    if (summaries.has(fn)) return summaries.get(fn) ?? [];
-    summaries.set(fn, null);
-    const found: HelperClose[] = [];
-    const facts = factsByFunction.get(fn);
-    const variableOf = (identifier: TSESTree.Identifier) => streams.variableOf(identifier);
-    // Its code path is solved only if one of its sites can close something for its caller: most functions that hold a
-    // close close a stream of their own that is no response, or call a helper that closes nothing for them.
-    const mayClose = (site: Site): boolean => {
-      if (site.messageId === 'explicitClose') return parameterIndex(called, site.receiver, variableOf) !== null || site.family() !== null;
-      if (site.messageId !== 'helperClose' || site.node.type !== AST_NODE_TYPES.CallExpression) return false;
-      const innerFn = calledFunction(site.node, streams);
-      return innerFn !== null && isFunction(innerFn) && helperCloses(innerFn).length > 0;
-    };
-    if (facts?.sites?.some(mayClose)) {
-      solve(
-        facts,
-        (site, state) => {
-          const pending = state?.pending;
-          if (!pending) return;
-          const drained = (family: Family): boolean => pending.eofed.has(family) || (isUnseenController(family) && pending.eofed.size > 0);
-          if (site.messageId === 'explicitClose' && site.method && site.node.type === AST_NODE_TYPES.CallExpression) {
-            const index = parameterIndex(called, site.receiver, variableOf);
-            const receiver = unwrap(site.receiver);
-            if (index !== null && receiver?.type === AST_NODE_TYPES.Identifier) {
-              if (!readsParameter(fn, receiver.name, sourceCode.visitorKeys)) found.push({ close: site.node, method: site.method, param: index, family: null, receiverText: receiver.name });
-              return;
-            }
-            const family = site.family();
-            if (family && !drained(family)) found.push({ close: site.node, method: site.method, param: null, family, receiverText: sourceCode.getText(site.receiver) });
-            return;
-          }
-          // A helper it calls in turn: what that one closes, through this one's parameters or as a stream of this one's.
-          const inner = site.messageId === 'helperClose' && site.node.type === AST_NODE_TYPES.CallExpression ? site.node : null;
-          const innerFn = inner ? calledFunction(inner, streams) : null;
-          if (!inner || !innerFn) return;
-          for (const entry of helperCloses(innerFn)) {
-            if (entry.param === null) {
-              if (entry.family && !drained(entry.family)) found.push(entry);
-              continue;
-            }
-            const argument = inner.arguments[entry.param];
-            if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
-            const index = parameterIndex(called, argument, variableOf);
-            if (index !== null) {
-              found.push({ ...entry, param: index });
-              continue;
-            }
-            const family = streams.closeFamilyFor(argument, entry.method);
-            if (family && !drained(family)) found.push({ ...entry, param: null, family, receiverText: sourceCode.getText(argument) });
-          }
-        },
-        { seed: PENDING_AT_ENTRY, summaryOnly: true },
-      );
-    }
-    summaries.set(fn, found);
-    return found;
-  };
-
-  /** What the call of a helper closes: the first close it reaches whose stream is a response (the argument's, or its own). */
-  const helperReach = (call: TSESTree.CallExpression): HelperReach | null => {
-    const fn = calledFunction(call, streams);
-    if (!fn || !isFunction(fn)) return null;
-    for (const entry of helperCloses(fn)) {
-      if (entry.param === null) return entry.family ? { family: entry.family, entry, fn, argument: null } : null;
-      const argument = call.arguments[entry.param];
-      if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
-      const family = streams.closeFamilyFor(argument, entry.method);
-      if (family) return { family, entry, fn, argument };
-    }
-    return null;
-  };
-
-  const recordHelperCall = (call: TSESTree.CallExpression): void => {
-    const reach = memo(() => helperReach(call));
-    const site: Site = {
-      node: call,
-      family: () => reach()?.family ?? null,
-      helper: reach,
-      receiver: call,
-      messageId: 'helperClose',
-      data: { call: brief(sourceCode.getText(call)), helper: calleeText(call) },
-      describe: () => {
-        const found = reach();
-        const stream = found?.argument ? sourceCode.getText(found.argument) : (found?.entry.receiverText ?? '');
-        return { stream: brief(stream), method: found?.entry.method ?? '' };
-      },
-    };
+  const recordHelperCall = (call: TSESTree.CallExpression, helpers: HelperCloses<Site>): void => {
+    const site = helperCallSite(call, helpers, sourceCode);
     helperCallSites.set(call, site);
     recordSite(site);
   };
@@ -349,48 +221,10 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
     });
   };
 
+  /** At the end of the file: the early closes of the code paths that may close a response, reported. */
   const solveAll = (): void => {
-    for (let index = allFacts.length - 1; index >= 0; index--) {
-      const facts = allFacts[index];
-      facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
-      if (facts.needed && facts.parent) facts.parent.needed = true;
-    }
-    const found: Array<{ site: Site; event: string }> = [];
-    for (const facts of allFacts) {
-      if (!facts.needed) continue;
-      solve(
-        facts,
-        (site, state) => {
-          const pending = state?.pending;
-          if (!pending) return;
-          const family = site.family();
-          if (!family || pending.eofed.has(family) || site.closedBefore?.()) return;
-          // A controller of unseen origin is taken to be that of the response this path read to its end.
-          if (isUnseenController(family) && pending.eofed.size > 0) return;
-          found.push({ site, event: pending.label });
-        }
-      );
-    }
-    if (found.length === 0) return;
-    for (const { site } of found) hooks.onReport?.(siteAt(site.node, site.messageId, sourceCode, { streams, ...helperOf(site) }));
-    // Built and parsed when a host first asks for a suggestion's fix (ESLint does at once; a host that only prints
-    // reports never does), for all sites at once.
-    let suggestions: Map<Node, SuggestedRewrite> | undefined;
-    const suggested = (): Map<Node, SuggestedRewrite> => (suggestions ??= suggestionsFor(found.map(({ site }) => site), sourceCode, suggestionContext(context), streams));
-    for (const { site, event } of found) {
-      // No rewrite (a manual site, or one that does not parse): no fix, and ESLint drops the suggestion.
-      const fix: TSESLint.ReportFixFunction = (fixer) => {
-        const rewrite = suggested().get(site.node);
-        return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
-      };
-      context.report({
-        node: site.node,
-        loc: locationOf(site.node, sourceCode),
-        messageId: site.messageId,
-        data: { ...site.data, ...site.describe?.(), event },
-        ...(hooks.suggestions === false ? {} : { suggest: [{ messageId: 'drainInBackground', data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) }, fix }] }),
-      });
-    }
+    const found = earlyCloses(allFacts);
+    if (found.length > 0) reportEarlyCloses(found, context, hooks, sourceCode, streams);
   };
 
   const codePathListeners: CodePathListeners = {
@@ -405,7 +239,7 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
       if (inherits) enclosing.record({ kind: 'spawn', child: facts });
       stack.push(facts);
       allFacts.push(facts);
-      if (helperNames && isFunction(node)) factsByFunction.set(node, facts);
+      helpers?.noteCodePath(node, facts);
     },
     onCodePathEnd(_codePath: CodePath, node: Node) {
       stack.pop();
@@ -525,47 +359,109 @@ function create(context: RuleContext, hooks: RuleHooks): TSESLint.RuleListener {
       });
     },
   };
-  if (helperNames) {
-    const names = helperNames;
+  if (helpers) {
     const closeCalls = nodeListeners.CallExpression;
     nodeListeners.CallExpression = (node: TSESTree.CallExpression) => {
       closeCalls?.(node);
-      if (top() && callsHelperName(node, names)) recordHelperCall(node);
+      if (top() && helpers.calls(node)) recordHelperCall(node, helpers);
     };
   }
   return withCodePathListeners(nodeListeners, codePathListeners);
 }
 
-/** The helper a reported call reaches, for the fix planner. */
-function helperOf(site: Site): { helper?: HelperCall } {
-  const reach = site.helper?.();
-  return reach ? { helper: { fn: reach.fn, close: reach.entry.close, argument: reach.argument } } : {};
+/** A close reached with the terminal event `event` pending and its stream short of EOF. */
+interface EarlyClose {
+  site: Site;
+  event: string;
 }
 
-/** The body that runs for `fn`: the generator a downleveled `async` method hands to `__awaiter`, else `fn` itself. */
-function asyncBodyOf(fn: Node): Node {
-  if (!isFunction(fn) || fn.body.type !== AST_NODE_TYPES.BlockStatement || fn.body.body.length !== 1) return fn;
-  const statement = fn.body.body[0];
-  const call = statement.type === AST_NODE_TYPES.ReturnStatement ? unwrap(statement.argument) : null;
-  if (call?.type !== AST_NODE_TYPES.CallExpression) return fn;
-  const body = call.arguments.find((argument): argument is TSESTree.FunctionExpression => argument.type === AST_NODE_TYPES.FunctionExpression && isDownleveledAsyncBody(argument));
-  return body ?? fn;
-}
-
-/** Two ascending lists of offsets as one. */
-function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
-  const merged: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i] <= b[j])) merged.push(a[i++]);
-    else merged.push(b[j++]);
+/**
+ * The early closes of a file: each code path that may close a response (one of its sites, or of the callbacks that start
+ * from its state, has a family) solved to its fixed point, and the sites it reaches with the terminal event pending.
+ */
+function earlyCloses(allFacts: readonly PathFacts<Site>[]): EarlyClose[] {
+  for (let index = allFacts.length - 1; index >= 0; index--) {
+    const facts = allFacts[index];
+    facts.needed ||= facts.sites?.some((site) => site.family() !== null) ?? false;
+    if (facts.needed && facts.parent) facts.parent.needed = true;
   }
-  return merged;
+  const found: EarlyClose[] = [];
+  for (const facts of allFacts) {
+    if (!facts.needed) continue;
+    solve(
+      facts,
+      (site, state) => {
+        const pending = state?.pending;
+        if (!pending) return;
+        const family = site.family();
+        if (!family || pending.eofed.has(family) || site.closedBefore?.()) return;
+        // A controller of unseen origin is taken to be that of the response this path read to its end.
+        if (isUnseenController(family) && pending.eofed.size > 0) return;
+        found.push({ site, event: pending.label });
+      }
+    );
+  }
+  return found;
+}
+
+/** Each early close to the host's hook and as ESLint's report, with the rewrite of `drainguard fix` as its suggestion. */
+function reportEarlyCloses(found: readonly EarlyClose[], context: RuleContext, hooks: RuleHooks, sourceCode: SourceCode, streams: StreamResolver): void {
+  for (const { site } of found) hooks.onReport?.(siteAt(site.node, site.messageId, sourceCode, { streams, ...helperOf(site) }));
+  // Built and parsed when a host first asks for a suggestion's fix (ESLint does at once; a host that only prints
+  // reports never does), for all sites at once.
+  let suggestions: Map<Node, SuggestedRewrite> | undefined;
+  const suggested = (): Map<Node, SuggestedRewrite> => (suggestions ??= suggestionsFor(found.map(({ site }) => site), sourceCode, suggestionContext(context), streams));
+  for (const { site, event } of found) {
+    // No rewrite (a manual site, or one that does not parse): no fix, and ESLint drops the suggestion.
+    const fix: TSESLint.ReportFixFunction = (fixer) => {
+      const rewrite = suggested().get(site.node);
+      return rewrite ? fixer.replaceTextRange([rewrite.edit.start, rewrite.edit.end], rewrite.edit.text) : null;
+    };
+    context.report({
+      node: site.node,
+      loc: locationOf(site.node, sourceCode),
+      messageId: site.messageId,
+      data: { ...site.data, ...site.describe?.(), event },
+      ...(hooks.suggestions === false ? {} : { suggest: [{ messageId: 'drainInBackground', data: { budget: String(DEFAULT_DRAIN_TIMEOUT_MS) }, fix }] }),
+    });
+  }
+}
+
+/** The site of a call of a helper: its family and the message's stream and method are those of the close it reaches. */
+function helperCallSite(call: TSESTree.CallExpression, helpers: HelperCloses<Site>, sourceCode: SourceCode): Site {
+  const reach = memo(() => helpers.reach(call));
+  return {
+    node: call,
+    family: () => reach()?.family ?? null,
+    reach,
+    receiver: call,
+    messageId: 'helperClose',
+    data: { call: brief(sourceCode.getText(call)), helper: calleeText(call) },
+    describe: () => {
+      const found = reach();
+      const stream = found?.helper.argument ? sourceCode.getText(found.helper.argument) : (found?.receiverText ?? '');
+      return { stream: brief(stream), method: found?.method ?? '' };
+    },
+  };
+}
+
+/** The helper a reported call reaches, for the fix planner. */
+function helperOf(site: Site): Pick<StreamSite, 'helper'> {
+  const reach = site.reach?.();
+  return reach ? { helper: reach.helper } : {};
 }
 
 const rule = createNoEarlyStreamClose();
 export default rule;
+
+/**
+ * The options of a file's run. ESLint hands a rule configured without options its meta.defaultOptions[0] itself: no copy
+ * of it on every file (most files cost the rule only this prologue and the candidate test).
+ */
+function optionsOf(context: RuleContext): RuleOptions {
+  const given = contextField(context, 'options')[0];
+  return given === defaultRuleOptions ? defaultRuleOptions : { ...defaultRuleOptions, ...given };
+}
 
 /**
  * A field of the rule context, read with `Reflect.get`: ESLint builds every file's context afresh, with a hidden class

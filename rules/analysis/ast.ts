@@ -155,3 +155,51 @@ export function walk(root: Node, visitorKeys: Record<string, readonly string[] |
     }
   }
 }
+
+/**
+ * The function an offset is in: the innermost function whose range holds it, where the generator of a downleveled
+ * `async` function (`__awaiter(this, …, function* () {…})`) counts as the function it is written in (it runs as that
+ * function's body), and as itself only where no function encloses it. One descent down the nodes that hold the offset,
+ * a search by halves in long child lists (ESLint's `getNodeByRangeIndex` walks the whole tree).
+ */
+export function innermostFunctionAt(root: Node, offset: number, visitorKeys: Record<string, readonly string[] | undefined>): Node | null {
+  let node: Node = root;
+  let fn: Node | null = null;
+  descent: for (;;) {
+    if (isFunction(node)) fn = isDownleveledAsyncBody(node) ? (fn ?? node) : node;
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child: unknown = Reflect.get(node, key);
+      const next = Array.isArray(child) ? childAt(child, offset) : isNode(child) && holds(child, offset) ? child : null;
+      if (next) {
+        node = next;
+        continue descent;
+      }
+    }
+    return fn;
+  }
+}
+
+function holds(node: Node, offset: number): boolean {
+  return node.range[0] <= offset && offset < node.range[1];
+}
+
+/** The item of a child list that holds `offset` (the list is in source order): searched by halves when it is long. */
+function childAt(list: readonly unknown[], offset: number): Node | null {
+  const linear = (): Node | null => {
+    for (const item of list) if (isNode(item) && holds(item, offset)) return item;
+    return null;
+  };
+  if (list.length <= 16) return linear();
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const item: unknown = list[middle];
+    // A hole (`[a, , b]`) has no range: the list is searched from its start instead.
+    if (!isNode(item)) return linear();
+    if (offset < item.range[0]) high = middle - 1;
+    else if (offset >= item.range[1]) low = middle + 1;
+    else return item;
+  }
+  return null;
+}

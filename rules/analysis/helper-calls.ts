@@ -1,11 +1,11 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { asyncLoopIterable, isDownleveledAsyncBody, isFunction, propertyName, unwrap, walk, type Node } from './ast.js';
+import { asyncLoopIterable, innermostFunctionAt, isFunction, propertyName, unwrap, walk, type Node } from './ast.js';
 
 // Closes a function of the module makes on behalf of its caller: `closeStream(status, controller)` on a completion
 // branch, whose body aborts the controller (docs/rules/no-early-stream-close.md, "A close in a called function").
 // What is here is syntax: which functions hold a close and how they are called, found before the traversal so that the
-// code paths calling them are tracked, and which parameter a close closes. The rule solves each such function once.
+// code paths calling them are tracked, and which parameter a close closes. What a call of one closes: helper-closes.ts.
 
 type VisitorKeys = Record<string, readonly string[] | undefined>;
 
@@ -17,52 +17,6 @@ export interface CallNames {
 
 /** Helpers followed from a call: a helper that calls a helper is followed too, this many levels deep. */
 const HELPER_DEPTH = 2;
-
-/** The innermost function whose range holds `offset`: a descent through the tree, binary search in long child lists. */
-export function innermostFunctionAt(root: Node, offset: number, visitorKeys: VisitorKeys): Node | null {
-  let node: Node = root;
-  let fn: Node | null = null;
-  descent: for (;;) {
-    if (isFunction(node)) fn = isDownleveledAsyncBody(node) ? fn : node;
-    for (const key of visitorKeys[node.type] ?? []) {
-      const child: unknown = Reflect.get(node, key);
-      const next = Array.isArray(child) ? childAt(child, offset) : isNode(child) && holds(child, offset) ? child : null;
-      if (next) {
-        node = next;
-        continue descent;
-      }
-    }
-    return fn;
-  }
-}
-
-function holds(node: Node, offset: number): boolean {
-  return node.range[0] <= offset && offset < node.range[1];
-}
-
-function childAt(list: readonly unknown[], offset: number): Node | null {
-  const linear = (): Node | null => {
-    for (const item of list) if (isNode(item) && holds(item, offset)) return item;
-    return null;
-  };
-  if (list.length <= 16) return linear();
-  let low = 0;
-  let high = list.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const item: unknown = list[middle];
-    // A hole (`[a, , b]`) has no range: the list is searched from its start instead.
-    if (!isNode(item)) return linear();
-    if (offset < item.range[0]) high = middle - 1;
-    else if (offset >= item.range[1]) low = middle + 1;
-    else return item;
-  }
-  return null;
-}
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
 
 /** The names `fn` is called by: its declaration's or variable's name, or the method or property key that holds it. */
 export function namesOf(fn: Node, into: CallNames): void {
@@ -83,6 +37,32 @@ export function namesOf(fn: Node, into: CallNames): void {
     const key = parent.key;
     if (!parent.computed && (key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier)) into.methods.add(key.name);
   }
+}
+
+/**
+ * The pre-filter's candidate offsets with the calls of the file's helpers added: the calls, by name, of the functions that
+ * hold one of the explicit closes among the candidates (a `.` or `[` before the method's name), and of those that call
+ * one. The code paths around them may reach the close through the call. `names`: what those calls are called by, null
+ * where the file has none.
+ */
+export function withHelperCalls(candidates: number[], text: string, ast: Node, visitorKeys: VisitorKeys): { offsets: number[]; names: CallNames | null } {
+  const explicitOffsets = candidates.filter((offset) => text[offset] === '.' || text[offset] === '[');
+  if (explicitOffsets.length === 0) return { offsets: candidates, names: null };
+  const helpers = helperCallOffsets(text, ast, visitorKeys, explicitOffsets);
+  if (helpers.offsets.length === 0) return { offsets: candidates, names: null };
+  return { offsets: mergeSorted(candidates, helpers.offsets), names: helpers.names };
+}
+
+/** Two ascending lists of offsets as one. */
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] <= b[j])) merged.push(a[i++]);
+    else merged.push(b[j++]);
+  }
+  return merged;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESTree } from '@typescript-eslint/types';
-import { isFunction, walk, type Node } from '../analysis/ast.js';
+import { innermostFunctionAt, isFunction, walk, type Node } from '../analysis/ast.js';
 
 export type Range = readonly [start: number, end: number];
 
@@ -19,7 +19,8 @@ export interface Skeleton {
 /**
  * The text a suggestion's parse check reads: the file cut down to what a parse of the rewrite depends on. Parsing a
  * file costs as much as ESLint's own parse of it, and a bundle of megabytes has one site. Kept whole: the functions the
- * kept ranges (sites, edits) are in, callbacks inside them too. Kept around them: the nodes that hold them (so `await`,
+ * kept ranges (sites, edits) are in (for a downleveled `async` body, the function it is written in, as the analysis takes
+ * it: `innermostFunctionAt`), callbacks inside them too. Kept around them: the nodes that hold them (so `await`,
  * `yield`, labels, `super` and private names mean what they meant), directives, imports, exported declarations, and the
  * top-level declarations of a name the rewrite writes (`written`: a declaration it adds must still clash with one of the
  * same name). Cut: other top-level declarations and statements (to `;`), `export { name }` lists without a source (to
@@ -34,7 +35,7 @@ export interface Skeleton {
 export function skeletonOf(sourceCode: SourceCode, kept: readonly Range[], written: ReadonlySet<string>): Skeleton {
   const homes = new Set<Node>();
   for (const [start] of kept) {
-    const home = innermostFunction(sourceCode.ast, sourceCode.visitorKeys, start);
+    const home = innermostFunctionAt(sourceCode.ast, start, sourceCode.visitorKeys);
     if (home) homes.add(home);
   }
   const cuts: Cut[] = [];
@@ -179,15 +180,4 @@ function touches(node: Range, range: Range): boolean {
 function touchesAny(node: Range, ranges: readonly Range[]): boolean {
   for (const range of ranges) if (touches(node, range)) return true;
   return false;
-}
-
-/** The innermost function around an offset, found down the one path of nodes that hold it (ESLint's `getNodeByRangeIndex` walks the whole tree). */
-function innermostFunction(root: Node, visitorKeys: SourceCode['visitorKeys'], offset: number): Node | null {
-  let found: Node | null = null;
-  walk(root, visitorKeys, (node) => {
-    if (offset < node.range[0] || offset >= node.range[1]) return false;
-    if (isFunction(node)) found = node;
-    return true;
-  });
-  return found;
 }

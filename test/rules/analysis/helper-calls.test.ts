@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { helperCallOffsets, innermostFunctionAt } from '../../../rules/analysis/helper-calls.js';
+import { helperCallOffsets } from '../../../rules/analysis/helper-calls.js';
 import { lintWith } from './probe.js';
 
 /** The calls found, each as the text from its offset to its `(`, and the names they were looked for by. */
@@ -55,19 +55,17 @@ describe('helperCallOffsets (the calls of functions that hold a close, kept by t
     expect(callsFound('declare const r: any;\nr.cancel();\nfunction f() { return 1; }\nf();', ['.cancel()'])).toEqual({ calls: [], plain: [], methods: [] });
   });
 
-  it('finds the function holding a close in a long array literal with a hole where the search by halves looks first', () => {
-    // 22 elements: the function at index 3, the hole at index 10 (the middle, looked at first), numbers elsewhere.
-    const elements = Array.from({ length: 22 }, (_, index) => String(index));
-    elements[3] = 'function stop(c: AbortController) { c.abort(); }';
-    elements[10] = '';
-    const code = `const table = [${elements.join(', ')}];`;
-    let holder: string | null = null;
-    lintWith(code, (sourceCode) => ({
-      Program() {
-        const fn = innermostFunctionAt(sourceCode.ast, sourceCode.text.indexOf('.abort()'), sourceCode.visitorKeys);
-        holder = fn ? sourceCode.getText(fn) : null;
-      },
-    }));
-    expect(holder).toBe('function stop(c: AbortController) { c.abort(); }');
+  it('names the method a downleveled async body is written in, and nothing for such a body outside any function', () => {
+    const code = [
+      'declare const __awaiter: any, r: any;',
+      'class Call {',
+      '  finish() {',
+      '    return __awaiter(this, void 0, void 0, function* () { yield r.cancel(); });',
+      '  }',
+      '  run() { this.finish(); }',
+      '}',
+      '__awaiter(void 0, void 0, void 0, function* () { r.abort(); });',
+    ].join('\n');
+    expect(callsFound(code, ['.cancel()', '.abort()'])).toEqual({ calls: ['this.finish('], plain: [], methods: ['finish', 'run'] });
   });
 });

@@ -92,6 +92,49 @@ export async function read(url) {
 `);
   });
 
+  it('keeps whole the method a downleveled async body is written in (older TypeScript hoists `var e_1, _a;` out of the body), and such a body outside any function', () => {
+    const method = `import { open } from './open.js';
+const unrelated = compute();
+export class Client {
+    read(url) {
+        var e_1, _a;
+        return __awaiter(this, void 0, void 0, function* () {
+            const reader = (yield open(url)).getReader();
+            yield reader.cancel();
+        });
+    }
+    other() {
+        return 1;
+    }
+}
+`;
+    expect(skeleton(method, 'downleveled.js', 'reader.cancel()').text).toBe(`import { open } from './open.js';
+;
+export class Client {
+    read(url) {
+        var e_1, _a;
+        return __awaiter(this, void 0, void 0, function* () {
+            const reader = (yield open(url)).getReader();
+            yield reader.cancel();
+        });
+    }
+    other() {}
+}
+`);
+    const topLevel = `const unrelated = compute();
+__awaiter(void 0, void 0, void 0, function* () {
+    const unused = compute();
+    yield reader.cancel();
+});
+`;
+    expect(skeleton(topLevel, 'top-level.js', 'reader.cancel()').text).toBe(`;
+__awaiter(void 0, void 0, void 0, function* () {
+    const unused = compute();
+    yield reader.cancel();
+});
+`);
+  });
+
   it('maps an offset of the file to the same text in the skeleton', () => {
     const code = `function before() {
   return 'a long body that the skeleton cuts out';
