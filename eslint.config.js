@@ -50,7 +50,7 @@ export default defineConfig([
     // definition union: the DefinitionType enum lives in @typescript-eslint/scope-manager, whose entry loads every
     // TypeScript lib's globals (~28 ms), too much for the rule's start-up on a JavaScript-only run.
     name: 'drainguard/scope-definition-kinds',
-    files: ['rules/analysis/branch-tests.ts', 'rules/analysis/eof.ts', 'rules/analysis/function-results.ts', 'rules/analysis/helper-calls.ts', 'rules/analysis/streams.ts'],
+    files: ['rules/javascript/branch-tests.ts', 'rules/javascript/eof.ts', 'rules/javascript/function-results.ts', 'rules/javascript/helper-calls.ts', 'rules/javascript/streams.ts'],
     rules: { '@typescript-eslint/no-unsafe-enum-comparison': 'off' },
   },
   {
@@ -79,7 +79,7 @@ function layerZones() {
   const layers = [
     { name: 'the shared contract', files: ['rules/contract/**', ...shared] },
     { name: 'the analysis core', files: ['rules/core/**'] },
-    { name: 'the language front ends', files: ['rules/analysis/**', 'rules/python/**'] },
+    { name: 'the language front ends', files: ['rules/javascript/**', 'rules/python/**'] },
     { name: 'fix planning', files: ['rules/fix/**'] },
     { name: 'the rule', files: ['rules/*.ts'] },
     { name: 'the codemod', files: ['codemods/**'] },
@@ -97,8 +97,8 @@ function layerZones() {
   zones[5].from = ['cli/**'];
   zones[5].except = [];
   // The front ends meet only in the core and the contract: what one language learns, the other learns there.
-  zones.push({ target: ['rules/analysis/**'], from: ['rules/python/**'], except: [], message: 'the JavaScript front end imports nothing of the Python one (docs/architecture.md).' });
-  zones.push({ target: ['rules/python/**'], from: ['rules/analysis/**'], except: [], message: 'the Python front end imports nothing of the JavaScript one (docs/architecture.md).' });
+  zones.push({ target: ['rules/javascript/**'], from: ['rules/python/**'], except: [], message: 'the JavaScript front end imports nothing of the Python one (docs/architecture.md).' });
+  zones.push({ target: ['rules/python/**'], from: ['rules/javascript/**'], except: [], message: 'the Python front end imports nothing of the JavaScript one (docs/architecture.md).' });
   // drainguard/testing is the test kit users import: Node built-ins only.
   zones.push({ target: ['testing/**'], from: ['rules/**', 'codemods/**', 'cli/**', 'transport/**'], except: [], message: 'drainguard/testing uses Node built-ins only.' });
   // drainguard/undici, the transport: Node built-ins and undici, nothing of the project's.

@@ -1,4 +1,4 @@
-import type { StreamSite } from '../rules/analysis/site.js';
+import type { StreamSite } from '../rules/javascript/site.js';
 import { findSitesWith, type FindSitesOptions, type FoundSites } from '../rules/lint-sites.js';
 import { createNoEarlyStreamClose } from '../rules/no-early-stream-close.js';
 

@@ -4,8 +4,8 @@ import { asESLintRule } from './eslint-types.js';
 import { RULE_ID, RULE_NAME } from './contract/messages.js';
 import noEarlyStreamClose from './no-early-stream-close.js';
 
-export { closeCandidatePattern, DEFAULT_CLOSE_METHODS } from './analysis/prefilter.js';
-export { DEFAULT_TERMINAL_PATTERNS } from './analysis/words.js';
+export { closeCandidatePattern, DEFAULT_CLOSE_METHODS } from './javascript/prefilter.js';
+export { DEFAULT_TERMINAL_PATTERNS } from './javascript/words.js';
 
 const rules: Record<string, Rule.RuleModule> = { [RULE_NAME]: asESLintRule(noEarlyStreamClose) };
 

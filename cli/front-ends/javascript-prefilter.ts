@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Token } from 'acorn';
-import { DEFAULT_CLOSE_METHODS, closeCandidatePattern, explicitCloseEvidence } from '../../rules/analysis/prefilter.js';
+import { DEFAULT_CLOSE_METHODS, closeCandidatePattern, explicitCloseEvidence } from '../../rules/javascript/prefilter.js';
 
 const JSX_FILE = /\.[jt]sx$/i;
 

@@ -13,7 +13,7 @@ export type Op<Site, Child = never> =
 /**
  * The control-flow graph a language front end builds for one function (docs/architecture.md, "The analysis core"):
  * blocks in straight-line order of their ops, with the edges between them. The JavaScript front end adapts ESLint's
- * code-path segments (rules/analysis/flow.ts); the Python one builds its blocks from tree-sitter (rules/python/cfg.ts).
+ * code-path segments (rules/javascript/flow.ts); the Python one builds its blocks from tree-sitter (rules/python/cfg.ts).
  */
 export interface FlowGraph<Block, Site, Child = never> {
   /**

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { walk, type Node } from '../analysis/ast.js';
-import { variablesInScope } from '../analysis/scope.js';
+import { walk, type Node } from '../javascript/ast.js';
+import { variablesInScope } from '../javascript/scope.js';
 import { arrowText, type GiveUp } from './give-up.js';
 import type { HelperBinding } from './helper-binding.js';
 import { HAND_OFF_METHOD } from './helpers.js';

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { unwrap, type Node } from '../analysis/ast.js';
+import { unwrap, type Node } from '../javascript/ast.js';
 import { isStableName, variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 

@@ -1,5 +1,5 @@
 import type { DrainBounds } from '../contract/drain-options.js';
-import { DRAIN_HAND_OFF_METHOD } from '../analysis/hand-off.js';
+import { DRAIN_HAND_OFF_METHOD } from '../javascript/hand-off.js';
 import type { Style } from './style.js';
 
 /**

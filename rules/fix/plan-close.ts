@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { propertyName, type Node } from '../analysis/ast.js';
+import { propertyName, type Node } from '../javascript/ast.js';
 
 // The close as written at a site: the statement that is nothing but the close, and whether its receiver may be missing.
 

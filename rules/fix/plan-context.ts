@@ -1,8 +1,8 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import type { Node } from '../analysis/ast.js';
-import { BranchTestClassifier } from '../analysis/branch-tests.js';
-import type { StreamResolver } from '../analysis/streams.js';
-import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../analysis/words.js';
+import type { Node } from '../javascript/ast.js';
+import { BranchTestClassifier } from '../javascript/branch-tests.js';
+import type { StreamResolver } from '../javascript/streams.js';
+import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../javascript/words.js';
 
 export interface PlanOptions {
   /** The rule's `terminalPatterns` (to recognise the flag a `finally` can test). */

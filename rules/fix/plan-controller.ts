@@ -1,9 +1,9 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { calleeName, propertyName, unwrap, walk, type Node } from '../analysis/ast.js';
+import { calleeName, propertyName, unwrap, walk, type Node } from '../javascript/ast.js';
 import type { Family } from '../core/effect.js';
-import type { StreamResolver } from '../analysis/streams.js';
+import type { StreamResolver } from '../javascript/streams.js';
 import { abortGiveUp, stableGiveUp, type GiveUp } from './give-up.js';
 import { enclosingFunction, inScopeAt } from './plan-scope.js';
 

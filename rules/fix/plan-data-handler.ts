@@ -1,8 +1,8 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, unwrap, type Node } from '../analysis/ast.js';
-import type { StreamResolver } from '../analysis/streams.js';
-import type { StreamSite } from '../analysis/site.js';
+import { calleeName, unwrap, type Node } from '../javascript/ast.js';
+import type { StreamResolver } from '../javascript/streams.js';
+import type { StreamSite } from '../javascript/site.js';
 import { giveUpFor, type GiveUp } from './give-up.js';
 import { variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';

@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { propertyName, unwrap, type Node } from '../analysis/ast.js';
+import { propertyName, unwrap, type Node } from '../javascript/ast.js';
 import type { Family } from '../core/effect.js';
-import type { StreamSite } from '../analysis/site.js';
+import type { StreamSite } from '../javascript/site.js';
 import { giveUpFor } from './give-up.js';
 import { closeStatement, isOptionalChain } from './plan-close.js';
 import type { PlanContext } from './plan-context.js';

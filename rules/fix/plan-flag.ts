@@ -1,7 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { isFunction, walk, type Node } from '../analysis/ast.js';
-import type { BranchTestClassifier } from '../analysis/branch-tests.js';
+import { isFunction, walk, type Node } from '../javascript/ast.js';
+import type { BranchTestClassifier } from '../javascript/branch-tests.js';
 import { inScopeAt, variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 

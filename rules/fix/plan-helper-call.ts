@@ -1,10 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { propertyName, unwrap, type Node } from '../analysis/ast.js';
+import { propertyName, unwrap, type Node } from '../javascript/ast.js';
 import type { Family } from '../core/effect.js';
-import { calledFunction } from '../analysis/function-results.js';
-import type { HelperCall, StreamSite } from '../analysis/site.js';
-import type { StreamResolver } from '../analysis/streams.js';
+import { calledFunction } from '../javascript/function-results.js';
+import type { HelperCall, StreamSite } from '../javascript/site.js';
+import type { StreamResolver } from '../javascript/streams.js';
 import { closeStatement } from './plan-close.js';
 import type { PlanContext } from './plan-context.js';
 import { callGiveUp, closesOnly, helperName } from './plan-helper.js';

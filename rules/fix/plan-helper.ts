@@ -1,8 +1,8 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { calleeName, isFunction, propertyName, unwrap, type Node } from '../analysis/ast.js';
-import { DEFAULT_CLOSE_METHODS } from '../analysis/prefilter.js';
+import { calleeName, isFunction, propertyName, unwrap, type Node } from '../javascript/ast.js';
+import { DEFAULT_CLOSE_METHODS } from '../javascript/prefilter.js';
 import type { GiveUp } from './give-up.js';
 import { isStableName } from './plan-scope.js';
 

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { unwrap, type Node } from '../analysis/ast.js';
+import { unwrap, type Node } from '../javascript/ast.js';
 import { enclosingFunction, isStableName, isStatementListItem, variableAt } from './plan-scope.js';
 import { webBodyKind } from './web-body.js';
 

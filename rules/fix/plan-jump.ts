@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import type { Node } from '../analysis/ast.js';
-import { innermostLeftAsyncLoop, jumpTarget } from '../analysis/jumps.js';
-import type { StreamSite } from '../analysis/site.js';
+import type { Node } from '../javascript/ast.js';
+import { innermostLeftAsyncLoop, jumpTarget } from '../javascript/jumps.js';
+import type { StreamSite } from '../javascript/site.js';
 import { loopHandOff } from './plan-loop-plans.js';
 import { COMPILED_OUTPUT_REASON } from './plan-reasons.js';
 import { manual, type SitePlan } from './plan-types.js';

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { Node } from '../analysis/ast.js';
+import type { Node } from '../javascript/ast.js';
 import type { PlanContext } from './plan-context.js';
 import { loopDrain, loopProblem } from './plan-loop.js';
 import { NOTHING_ENDS_DRAIN_REASON } from './plan-reasons.js';

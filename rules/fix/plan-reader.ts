@@ -1,9 +1,9 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import { calleeName, isLoop, unwrap, walk, type Node } from '../analysis/ast.js';
+import { calleeName, isLoop, unwrap, walk, type Node } from '../javascript/ast.js';
 import type { Family } from '../core/effect.js';
-import { jumpTarget } from '../analysis/jumps.js';
-import type { StreamResolver } from '../analysis/streams.js';
+import { jumpTarget } from '../javascript/jumps.js';
+import type { StreamResolver } from '../javascript/streams.js';
 import { enclosingFunction, inScopeAt, nextStatement, variableAt } from './plan-scope.js';
 
 // How the code around a close uses the reader it closes: whether anything reads it after the close (so a drain

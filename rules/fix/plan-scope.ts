@@ -1,7 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { isFunction, unwrap, type Node } from '../analysis/ast.js';
-import { variableNamed } from '../analysis/scope.js';
+import { isFunction, unwrap, type Node } from '../javascript/ast.js';
+import { variableNamed } from '../javascript/scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
 /** Where the planner looks things up: names in scope, enclosing functions and statements. */

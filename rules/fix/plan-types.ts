@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { Node } from '../analysis/ast.js';
-import type { StreamSite } from '../analysis/site.js';
+import type { Node } from '../javascript/ast.js';
+import type { StreamSite } from '../javascript/site.js';
 import type { GiveUp } from './give-up.js';
 import type { DataHandlerPlan } from './plan-data-handler.js';
 import type { IteratorTap } from './plan-iterator-tap.js';

@@ -1,8 +1,8 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
-import type { Node } from '../analysis/ast.js';
-import type { StreamSite } from '../analysis/site.js';
-import { StreamResolver } from '../analysis/streams.js';
+import type { Node } from '../javascript/ast.js';
+import type { StreamSite } from '../javascript/site.js';
+import { StreamResolver } from '../javascript/streams.js';
 import { closeStatement } from './plan-close.js';
 import { planContext, type PlanContext, type PlanOptions } from './plan-context.js';
 import { dataHandlerCall, planDataHandler } from './plan-data-handler.js';

@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { AST_NODE_TYPES, AST_TOKEN_TYPES, type TSESTree } from '@typescript-eslint/types';
-import { innermostFunctionAt, isFunction, walk, type Node } from '../analysis/ast.js';
+import { innermostFunctionAt, isFunction, walk, type Node } from '../javascript/ast.js';
 
 export type Range = readonly [start: number, end: number];
 

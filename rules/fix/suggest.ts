@@ -1,7 +1,7 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import type { Node } from '../analysis/ast.js';
-import type { StreamSite } from '../analysis/site.js';
-import type { StreamResolver } from '../analysis/streams.js';
+import type { Node } from '../javascript/ast.js';
+import type { StreamSite } from '../javascript/site.js';
+import type { StreamResolver } from '../javascript/streams.js';
 import { applyEdits, mergeEdits, type Edit } from '../contract/apply-edits.js';
 import { drainBounds } from '../contract/drain-options.js';
 import { buildOutput, type BuiltOutput } from './build-output.js';

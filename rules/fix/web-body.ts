@@ -1,6 +1,6 @@
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyName, unwrap, walk, type Node } from '../analysis/ast.js';
+import { calleeName, propertyName, unwrap, walk, type Node } from '../javascript/ast.js';
 import { variableAt } from './plan-scope.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 
@@ -26,7 +26,7 @@ export function webBodyKind(expression: Node, sourceCode: SourceCode, seen: Read
   const def = variable.defs[0];
   const annotated = annotationKind(declaredType(def.name, sourceCode), node, sourceCode);
   if (annotated) return annotated;
-  // Compared as a string (as rules/analysis does): scope-manager's enum would load that package (~0.1 s) with the plugin.
+  // Compared as a string (as rules/javascript does): scope-manager's enum would load that package (~0.1 s) with the plugin.
   if (String(def.type) === 'Parameter') return parameterKind(def.name, def.node, sourceCode, seen);
   if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id !== def.name || !def.node.init) return null;
   const init = def.node.init;

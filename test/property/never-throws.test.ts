@@ -16,7 +16,7 @@ import { Linter } from 'eslint';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../support/property-runs.js';
-import { DEFAULT_CLOSE_METHODS } from '../../rules/analysis/prefilter.js';
+import { DEFAULT_CLOSE_METHODS } from '../../rules/javascript/prefilter.js';
 import rule from '../../rules/no-early-stream-close.js';
 import { asESLintRule } from '../../rules/eslint-types.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { candidateOffsets, closeCandidatePattern, hasOffsetWithin } from '../../rules/analysis/prefilter.js';
+import { candidateOffsets, closeCandidatePattern, hasOffsetWithin } from '../../rules/javascript/prefilter.js';
 
 const GLOBAL = new RegExp(closeCandidatePattern().source, 'g');
 

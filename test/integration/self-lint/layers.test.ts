@@ -22,13 +22,13 @@ async function layerReports(path: string, source: string): Promise<string[]> {
 
 describe('one direction of imports', () => {
   it('reports an import from a layer above, type-only imports included', async () => {
-    expect(await layerReports('rules/analysis/wrong-way-example.ts', "import { planSites } from '../fix/plan.js';\nimport type { Plan } from '../fix/plan.js';\nexport { planSites, type Plan };\n")).toEqual([
+    expect(await layerReports('rules/javascript/wrong-way-example.ts', "import { planSites } from '../fix/plan.js';\nimport type { Plan } from '../fix/plan.js';\nexport { planSites, type Plan };\n")).toEqual([
       '1:27 Unexpected path "../fix/plan.js" imported in restricted zone. the language front ends may import only the layers below it (docs/architecture.md).',
       '2:27 Unexpected path "../fix/plan.js" imported in restricted zone. the language front ends may import only the layers below it (docs/architecture.md).',
     ]);
-    expect(await layerReports('rules/core/wrong-way-example.ts', "export { solve } from '../python/cfg.js';\nexport { PathFacts } from '../analysis/flow.js';\n")).toEqual([
+    expect(await layerReports('rules/core/wrong-way-example.ts', "export { solve } from '../python/cfg.js';\nexport { PathFacts } from '../javascript/flow.js';\n")).toEqual([
       '1:23 Unexpected path "../python/cfg.js" imported in restricted zone. the analysis core may import only the layers below it (docs/architecture.md).',
-      '2:27 Unexpected path "../analysis/flow.js" imported in restricted zone. the analysis core may import only the layers below it (docs/architecture.md).',
+      '2:27 Unexpected path "../javascript/flow.js" imported in restricted zone. the analysis core may import only the layers below it (docs/architecture.md).',
     ]);
     expect(await layerReports('rules/fix/wrong-way-example.ts', "export { default } from '../no-early-stream-close.js';\n")).toEqual([
       '1:25 Unexpected path "../no-early-stream-close.js" imported in restricted zone. fix planning may import only the layers below it (docs/architecture.md).',
@@ -36,8 +36,8 @@ describe('one direction of imports', () => {
     expect(await layerReports('rules/wrong-way-example.ts', "export { rewrite } from '../codemods/rewrite.js';\n")).toEqual([
       '1:25 Unexpected path "../codemods/rewrite.js" imported in restricted zone. the rule may import only the layers below it (docs/architecture.md).',
     ]);
-    expect(await layerReports('rules/contract/wrong-way-example.ts', "export { words } from '../analysis/words.js';\n")).toEqual([
-      '1:23 Unexpected path "../analysis/words.js" imported in restricted zone. the shared contract may import only the layers below it (docs/architecture.md).',
+    expect(await layerReports('rules/contract/wrong-way-example.ts', "export { words } from '../javascript/words.js';\n")).toEqual([
+      '1:23 Unexpected path "../javascript/words.js" imported in restricted zone. the shared contract may import only the layers below it (docs/architecture.md).',
     ]);
     expect(await layerReports('codemods/wrong-way-example.ts', "export { main } from '../cli/main.js';\n")).toEqual([
       '1:22 Unexpected path "../cli/main.js" imported in restricted zone. the codemod may import only the layers below it (docs/architecture.md).',
@@ -70,17 +70,17 @@ describe('one direction of imports', () => {
   });
 
   it('keeps the two language front ends apart: they meet in the core and the contract', async () => {
-    expect(await layerReports('rules/analysis/wrong-way-example.ts', "export { solve } from '../python/cfg.js';\n")).toEqual([
+    expect(await layerReports('rules/javascript/wrong-way-example.ts', "export { solve } from '../python/cfg.js';\n")).toEqual([
       '1:23 Unexpected path "../python/cfg.js" imported in restricted zone. the JavaScript front end imports nothing of the Python one (docs/architecture.md).',
     ]);
-    expect(await layerReports('rules/python/wrong-way-example.ts', "export { words } from '../analysis/words.js';\n")).toEqual([
-      '1:23 Unexpected path "../analysis/words.js" imported in restricted zone. the Python front end imports nothing of the JavaScript one (docs/architecture.md).',
+    expect(await layerReports('rules/python/wrong-way-example.ts', "export { words } from '../javascript/words.js';\n")).toEqual([
+      '1:23 Unexpected path "../javascript/words.js" imported in restricted zone. the Python front end imports nothing of the JavaScript one (docs/architecture.md).',
     ]);
     expect(await layerReports('rules/python/wrong-way-example.ts', "export { solveFlow } from '../core/solve.js';\nexport { words } from '../contract/vocabulary.js';\n")).toEqual([]);
   });
 
   it('lets a layer import the layers below it and the shared adapters beside the rule', async () => {
-    expect(await layerReports('rules/fix/wrong-way-example.ts', "export { walk } from '../analysis/ast.js';\nexport { isTypeScriptPath } from '../parser-options.js';\nexport { drainBounds } from '../contract/drain-options.js';\n")).toEqual([]);
+    expect(await layerReports('rules/fix/wrong-way-example.ts', "export { walk } from '../javascript/ast.js';\nexport { isTypeScriptPath } from '../parser-options.js';\nexport { drainBounds } from '../contract/drain-options.js';\n")).toEqual([]);
     expect(await layerReports('rules/wrong-way-example.ts', "export { planSites } from './fix/plan.js';\nexport { asESLintRule } from './eslint-types.js';\n")).toEqual([]);
     expect(await layerReports('codemods/wrong-way-example.ts', "export { default } from '../rules/no-early-stream-close.js';\n")).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { innermostFunctionAt } from '../../../rules/analysis/ast.js';
+import { innermostFunctionAt } from '../../../rules/javascript/ast.js';
 import { lintWith } from './probe.js';
 
 /** The text of the function `innermostFunctionAt` finds around the first `marker` of `code`, or null. */

@@ -1,4 +1,4 @@
-// rules/analysis/streams.ts: which expressions are response streams, and which response each belongs to. The probe
+// rules/javascript/streams.ts: which expressions are response streams, and which response each belongs to. The probe
 // rule (probe.ts) asks the resolver about the arguments of `probe(...)` (familyOf) and each `for await` (asyncLoopFamily).
 import { describe, expect, it } from 'vitest';
 import { familiesFound } from './probe.js';

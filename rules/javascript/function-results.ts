@@ -7,7 +7,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/types';
 // What a called function returns, read from its source: which function a call runs, its own returns, and
 // whether a return ends a terminal-event branch. The classifier summarises dispatchers with these.
 
-/** What these read from the stream resolver (rules/analysis/streams.ts), which keeps both per file. */
+/** What these read from the stream resolver (rules/javascript/streams.ts), which keeps both per file. */
 export interface FunctionLookup {
   variableOf(identifier: TSESTree.Identifier): TSESLint.Scope.Variable | null;
   returnsOf(fn: Node): TSESTree.ReturnStatement[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { helperCallOffsets } from '../../../rules/analysis/helper-calls.js';
+import { helperCallOffsets } from '../../../rules/javascript/helper-calls.js';
 import { lintWith } from './probe.js';
 
 /** The calls found, each as the text from its offset to its `(`, and the names they were looked for by. */

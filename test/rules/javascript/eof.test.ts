@@ -1,7 +1,7 @@
-// rules/analysis/eof.ts: which response's EOF a test reads. The probe rule (probe.ts) asks the tracker about the
+// rules/javascript/eof.ts: which response's EOF a test reads. The probe rule (probe.ts) asks the tracker about the
 // arguments of `probeRead(...)` (readResultFamily) and `probeEof(...)` (eofFamily).
 import { describe, expect, it } from 'vitest';
-import { EofTracker } from '../../../rules/analysis/eof.js';
+import { EofTracker } from '../../../rules/javascript/eof.js';
 import { familiesFound } from './probe.js';
 
 function families(code: string): Array<[string, string | null]> {

@@ -7,9 +7,9 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { Linter } from 'eslint';
 import { expect } from 'vitest';
-import type { Node } from '../../../rules/analysis/ast.js';
+import type { Node } from '../../../rules/javascript/ast.js';
 import type { Family } from '../../../rules/core/effect.js';
-import { StreamResolver } from '../../../rules/analysis/streams.js';
+import { StreamResolver } from '../../../rules/javascript/streams.js';
 import { asESLintRule } from '../../../rules/eslint-types.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

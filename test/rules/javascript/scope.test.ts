@@ -1,10 +1,10 @@
-// rules/analysis/scope.ts: name lookups out through the enclosing scopes. The probe rule asks about each
+// rules/javascript/scope.ts: name lookups out through the enclosing scopes. The probe rule asks about each
 // `probe(...)` call: what its identifier arguments name there, and which variables are visible there.
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { ScopeType } from '@typescript-eslint/scope-manager';
 import { describe, expect, it } from 'vitest';
-import { variableNamed, variablesInScope } from '../../../rules/analysis/scope.js';
+import { variableNamed, variablesInScope } from '../../../rules/javascript/scope.js';
 import { lintWith } from './probe.js';
 
 const code = `const shared = 1;
