@@ -121,12 +121,13 @@ export function probeRows(before, after, limits) {
 }
 
 /**
- * The rows worse only by the caller's wait (a loaded machine's noise as often as not): measured again.
+ * The rows worse only by the caller's wait or the bytes read (what a loaded machine moves in a given time: noise as
+ * often as not): measured again. A row with more connections, errors, other messages or bodies left open is not.
  * @param {any} before @param {any} after @param {{ maxBytes: number }} limits
  */
 export function rowsToRemeasure(before, after, limits) {
   if (!before || !after || before.error || after.error) return [];
-  return probeRows(before, after, limits).filter((row) => row.worse.length > 0 && row.worse.every((reason) => reason.kind === 'wait'));
+  return probeRows(before, after, limits).filter((row) => row.worse.length > 0 && row.worse.every((reason) => reason.kind === 'wait' || reason.kind === 'bytes'));
 }
 
 /**
@@ -197,7 +198,7 @@ export function formatProbeTable(before, after, limits) {
   if (errors.length) lines.push('', 'Errors:', ...errors);
   const again = after.remeasured ?? [];
   if (again.length) {
-    lines.push('', 'Worse only by the wait at first, so measured again (original and rewrite), the table shows the second run:');
+    lines.push('', 'Worse only by the wait or the bytes at first, so measured again (original and rewrite), the table shows the second run:');
     for (const row of again) lines.push(`- ${CALLER_LABELS[row.caller] ?? row.caller}, ${MODE_LABELS[row.mode] ?? row.mode}, first run: ${row.reasons.join('; ')}`);
   }
   return lines;

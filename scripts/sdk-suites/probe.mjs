@@ -16,7 +16,7 @@
 //     open once every drain should have ended (the time budget, plus a margin);
 //   - unhandled rejections and uncaught exceptions the scenario caused.
 // The optional last argument runs only the rows it names (`native/flood,node-fetch/silent`): the
-// harness measures again a row that was worse only by the caller's wait.
+// harness measures again a row that was worse only by the caller's wait or the bytes read.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import nodeFetch from 'node-fetch';

@@ -372,27 +372,37 @@ describe('probe report', () => {
     expect(formatProbeTable({ error: 'bundling failed' }, after, limits)).toEqual(['probe of the original failed: bundling failed']);
   });
 
-  it('measures again a row worse only by the wait, and says what the first run found', () => {
+  it('measures again a row worse only by the wait or the bytes, and says what the first run found', () => {
     const before = probeResult({});
     const after = probeResult({
       flood: { backToBack: scenario({ wait: [1, 169.9] }) },
-      endless: { backToBack: scenario({ wait: [1, 169.9], bytes: [900000, 900000] }) },
+      endless: { backToBack: scenario({ bytes: [900000, 900000] }) },
+      silent: { backToBack: scenario({ wait: [1, 169.9], connections: 14 }) },
     });
     const rows = rowsToRemeasure(before, after, limits);
-    expect(rows.map((row) => row.mode)).toEqual(['flood']);
-    const again = { ...probeResult({}), callers: { native: { flood: { backToBack: scenario({ wait: [1, 30] }), paced: scenario({ connections: 1 }) } } } };
-    mergeRemeasured(before, after, again, again, rows);
+    expect(rows.map((row) => row.mode)).toEqual(['flood', 'endless']);
+    const again = {
+      ...probeResult({}),
+      callers: {
+        native: {
+          flood: { backToBack: scenario({ wait: [1, 30] }), paced: scenario({ connections: 1 }) },
+          endless: { backToBack: scenario({ bytes: [900000, 900000] }), paced: scenario({ connections: 1 }) },
+        },
+      },
+    };
+    mergeRemeasured(before, after, probeResult({}), again, rows);
     expect(probeRows(before, after, limits).map((row) => [row.mode, row.worse.map((reason) => reason.kind)])).toEqual([
       ['end', []],
-      ['silent', []],
+      ['silent', ['connections', 'wait']],
       ['trickle', []],
       ['flood', []],
-      ['endless', ['bytes', 'wait']],
+      ['endless', ['bytes']],
       ['reset', []],
     ]);
-    expect(formatProbeTable(before, after, limits).slice(-2)).toEqual([
-      'Worse only by the wait at first, so measured again (original and rewrite), the table shows the second run:',
+    expect(formatProbeTable(before, after, limits).slice(-3)).toEqual([
+      'Worse only by the wait or the bytes at first, so measured again (original and rewrite), the table shows the second run:',
       "- Node fetch, a flood of comments, first run: the caller waited 169.9 ms after the terminal event (max), over the original's 2 + 100",
+      "- Node fetch, one endless line, first run: read 900000 bytes after the terminal event (max), over the original's 17 + 131072 + 65536",
     ]);
   });
 
