@@ -174,7 +174,11 @@ export class GraphBuilder {
    */
   private implicitClose(node: Node, current: Block, jump: 'break' | 'return'): void {
     const closer = jumpClose(this.frames, jump);
-    if (closer) current.events.push({ kind: 'close', site: { kind: 'implicit', node, statement: node, ...closer, exempt: this.isExempt(node) } });
+    if (closer) {
+      // A producer's response lives in the generator the loop leaves: no name here holds it.
+      const response = closer.method === 'producer' ? null : this.streams.responseOfText(closer.stream);
+      current.events.push({ kind: 'close', site: { kind: 'implicit', node, statement: node, ...closer, exempt: this.isExempt(node), response } });
+    }
     else if (this.inTerminalHandler) {
       const index = jump === 'break' ? innermostLoop(this.frames) : this.frames.findIndex((frame) => frame.kind === 'loop' && frame.isFor);
       const loop = this.frames[index];
@@ -182,7 +186,8 @@ export class GraphBuilder {
       // A caller of the module that passes the lines in and drains or closes them afterwards speaks for them (outer-closers.ts).
       const handled = this.frames.some((frame) => frame.kind === 'outer' && frame.closer.stream === iterable?.text);
       if (iterable && !handled && this.iteratesBody(iterable, 0)) {
-        current.events.push({ kind: 'close', site: { kind: 'implicit', node, statement: node, stream: iterable.text, method: 'abandoned', by: 'nothing', exempt: this.isExempt(node) } });
+        const response = this.streams.isStream(iterable) ? this.streams.responseOf(iterable) : null;
+        current.events.push({ kind: 'close', site: { kind: 'implicit', node, statement: node, stream: iterable.text, method: 'abandoned', by: 'nothing', exempt: this.isExempt(node), response } });
       }
     }
   }
@@ -253,7 +258,7 @@ export class GraphBuilder {
     // The loop ran out: the iterator reached its end, EOF for a loop over the stream or an iterator derived from it
     // (a loop over a list of handlers running out says nothing about the body).
     const exhausted = this.graph.block();
-    if (readsBody) exhausted.events.push({ kind: 'eof' });
+    if (readsBody) exhausted.events.push({ kind: 'eof', response: readsStream ? this.streams.responseOf(iterable) : null });
     this.graph.edge(head, exhausted);
     const orElse = node.childForFieldName('alternative');
     this.graph.edge(orElse ? this.statements(named(orElse.childForFieldName('body')), exhausted) : exhausted, after);

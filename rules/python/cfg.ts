@@ -7,7 +7,8 @@ import type { Node } from './parser.js';
 /** What happens at a point of a function, in order, inside a block. */
 export type FlowEvent =
   | { kind: 'terminal'; label: string }
-  | { kind: 'eof' }
+  /** EOF of the body `response` names (`responseOf` in streams.ts); null where the builder knows a body ends, not whose. */
+  | { kind: 'eof'; response: string | null }
   /** A close (explicit call, or a jump that leaves the loop and with it the response): reported when a terminal event may be pending. */
   | { kind: 'close'; site: CloseSite };
 
@@ -39,6 +40,8 @@ export interface CloseSite {
   caller?: CallerClose;
   /** On an exempt path (except, a branch that raises or is about errors, a not-finished guard). */
   exempt: boolean;
+  /** The response it closes, by the name that holds it (`responseOf`); null where that is not known here. */
+  response: string | null;
 }
 
 export interface Block {
@@ -57,6 +60,7 @@ export class Graph implements FlowGraph<Block, CloseSite> {
   readonly roots: Block[] = [];
   private readonly incoming: Block[][] = [];
   private readonly translated: Array<readonly Op<CloseSite>[]> = [];
+  private perResponse: boolean | undefined;
 
   block(): Block {
     const block: Block = { id: this.blocks.length, events: [], successors: [] };
@@ -84,7 +88,28 @@ export class Graph implements FlowGraph<Block, CloseSite> {
   }
 
   ops(block: Block): readonly Op<CloseSite>[] {
-    return (this.translated[block.id] ??= block.events.flatMap(opsOf));
+    return (this.translated[block.id] ??= block.events.flatMap((event) => this.opsOf(event)));
+  }
+
+  /**
+   * The family the core tracks a close's or an EOF's response by: the name that holds the response when every close
+   * and EOF of the function names one, else one body for the whole function (a loop over a generator of the module,
+   * a producer's response: the builder knows that a body ends or is closed, not which).
+   */
+  familyOf(response: string | null): Family {
+    this.perResponse ??= this.blocks.every((block) => block.events.every((event) => event.kind === 'terminal' || (event.kind === 'eof' ? event.response : event.site.response) !== null));
+    return this.perResponse && response !== null ? response : BODY;
+  }
+
+  private opsOf(event: FlowEvent): Array<Op<CloseSite>> {
+    switch (event.kind) {
+      case 'terminal':
+        return [{ kind: 'effect', effect: { kind: 'gen', label: event.label } }];
+      case 'eof':
+        return [{ kind: 'effect', effect: { kind: 'kill', family: this.familyOf(event.response) } }];
+      case 'close':
+        return [{ kind: 'site', site: event.site }, KILL_ALL];
+    }
   }
 
   along(_from: Block, _into: Block, state: FlowState): FlowState {
@@ -97,21 +122,9 @@ export class Graph implements FlowGraph<Block, CloseSite> {
 }
 
 const NO_BLOCKS: readonly Block[] = [];
-/** The body of the function's response: the Python front end tracks one per function. */
-const BODY: Family = 'body';
+/** The one body of a function whose closes or EOFs do not all name their response. */
+const BODY: Family = {};
 const KILL_ALL: Op<CloseSite> = { kind: 'effect', effect: { kind: 'killAll' } };
-const EOF: Op<CloseSite> = { kind: 'effect', effect: { kind: 'kill', family: BODY } };
-
-function opsOf(event: FlowEvent): Array<Op<CloseSite>> {
-  switch (event.kind) {
-    case 'terminal':
-      return [{ kind: 'effect', effect: { kind: 'gen', label: event.label } }];
-    case 'eof':
-      return [EOF];
-    case 'close':
-      return [{ kind: 'site', site: event.site }, KILL_ALL];
-  }
-}
 
 export interface Report {
   site: CloseSite;
@@ -126,7 +139,7 @@ export function solve(graph: Graph): Report[] {
   const reports: Report[] = [];
   const seen = new Set<number>();
   for (const [site, state] of solveFlow(graph).sites) {
-    const event = pendingEvent(state, BODY);
+    const event = pendingEvent(state, graph.familyOf(site.response));
     if (event === null || site.exempt || seen.has(site.node.id)) continue;
     seen.add(site.node.id);
     reports.push({ site, event });

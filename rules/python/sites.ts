@@ -35,8 +35,9 @@ export class SiteFinder {
     // Most statements call nothing of the kind: their text says so without bringing their nodes into JavaScript.
     if (!this.callText.test(node.text)) return events;
     forEachCall(node, (call) => {
-      if (this.readsToEnd(call)) {
-        events.push({ kind: 'eof' });
+      const read = this.readToEnd(call);
+      if (read) {
+        events.push({ kind: 'eof', response: this.options.streams.responseOf(read) });
         return;
       }
       const close = StreamScope.closeCall(call, this.options.closeMethods);
@@ -48,6 +49,7 @@ export class SiteFinder {
         stream: close.receiver.text,
         method: close.method,
         exempt: this.options.isExempt(call),
+        response: this.options.streams.responseOf(close.receiver),
       };
       events.push({ kind: 'close', site });
     });
@@ -73,7 +75,7 @@ export class SiteFinder {
     if (!caught && fn !== '__next__' && fn !== '__anext__') return null;
     const response = this.heldResponse();
     if (!response) return null;
-    return { kind: 'implicit', node: raise, statement: raise, stream: response, method: 'abandoned', by: 'nothing', exempt: this.options.isExempt(raise) };
+    return { kind: 'implicit', node: raise, statement: raise, stream: response, method: 'abandoned', by: 'nothing', exempt: this.options.isExempt(raise), response: this.options.streams.responseOfText(response) };
   }
 
   /** The response a `finally` closes (`response.close()`, `await response.aclose()`), if any. */
@@ -98,16 +100,20 @@ export class SiteFinder {
     return null;
   }
 
-  /** `await response.aread()`, `response.read()`, or a drain function given the stream (`_drain_response(response, events)`). */
-  private readsToEnd(call: Node): boolean {
+  /**
+   * The stream a call reads to its end: `response` of `await response.aread()` or `response.read()`, or the stream a
+   * drain function is given (`_drain_response(response, events)`).
+   */
+  private readToEnd(call: Node): Node | null {
     const callee = call.childForFieldName('function');
-    if (!callee) return false;
+    if (!callee) return null;
     const args = named(call.childForFieldName('arguments'));
     const name = lastName(callee);
     if (READ_TO_END.has(name) && args.length === 0 && callee.type === 'attribute') {
       const receiver = callee.childForFieldName('object');
-      return receiver !== null && this.options.streams.isStream(receiver);
+      return receiver !== null && this.options.streams.isStream(receiver) ? receiver : null;
     }
-    return words(name).some((word) => DRAIN_WORDS.has(word)) && args.some((arg) => arg.type !== 'keyword_argument' && this.options.streams.isStream(arg));
+    if (!words(name).some((word) => DRAIN_WORDS.has(word))) return null;
+    return args.find((arg) => arg.type !== 'keyword_argument' && this.options.streams.isStream(arg)) ?? null;
   }
 }

@@ -53,6 +53,8 @@ export interface LocalSources {
 
 export class StreamScope {
   private readonly names = new Set<string>();
+  /** The response each bound name reads (`response` for `lines = response.iter_lines()`; a source call's target is its own). */
+  private readonly roots = new Map<string, string>();
 
   /**
    * `bindings`: (target, value, in `async with`) pairs of the function's assignments and `with … as`;
@@ -72,6 +74,7 @@ export class StreamScope {
         if (target.type !== 'identifier' || this.names.has(target.text)) continue;
         if (this.isSource(value, asyncWith) || this.isStream(value)) {
           this.names.add(target.text);
+          this.roots.set(target.text, this.isStream(value) ? (this.responseOf(value) ?? target.text) : target.text);
           changed = true;
         }
       }
@@ -116,6 +119,44 @@ export class StreamScope {
       default:
         return false;
     }
+  }
+
+  /**
+   * The response a stream expression reads, as the name that holds it: `response` for `response.aiter_lines()`, for
+   * `EventSource(response)` and for a name bound to either; `event_source` for `event_source.response` where
+   * `event_source` is `aconnect_sse(...)`'s; null where no name holds it (a streaming call read in place).
+   */
+  responseOf(node: Node): string | null {
+    const value = unwrap(node);
+    switch (value.type) {
+      case 'identifier':
+        return this.roots.get(value.text) ?? value.text;
+      case 'attribute': {
+        const object = value.childForFieldName('object');
+        if (!this.names.has(value.text) && DERIVED_MEMBERS.has(lastName(value)) && object !== null && this.isStream(object)) return this.responseOf(object);
+        return this.roots.get(value.text) ?? value.text;
+      }
+      case 'call': {
+        const callee = value.childForFieldName('function');
+        const object = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+        if (callee && object && DERIVED_METHOD.test(lastName(callee)) && this.isStream(object)) return this.responseOf(object);
+        const args = value.childForFieldName('arguments');
+        const given = args?.namedChildren.find((arg) => arg !== null && arg.type !== 'keyword_argument' && this.isStream(arg));
+        return given ? this.responseOf(given) : null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** `responseOf` for a stream known by its text (what a `with`, a `finally` or a caller closes): `response`, `self._response`. */
+  responseOfText(text: string): string {
+    const dot = text.lastIndexOf('.');
+    if (dot > 0 && DERIVED_MEMBERS.has(text.slice(dot + 1)) && !this.names.has(text)) {
+      const owner = text.slice(0, dot);
+      if (this.names.has(owner) || isResponseName(owner)) return this.responseOfText(owner);
+    }
+    return this.roots.get(text) ?? text;
   }
 
   /** The response an expression closes: `event_source.response` in `event_source.response.aclose()`. */
