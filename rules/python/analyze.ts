@@ -8,6 +8,7 @@ import { outerClosers } from './outer-closers.js';
 import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
 import { pythonAnalysisOptions, type PythonAnalysisOptions } from './options.js';
+import { mayRecogniseTerminal } from './test-headers.js';
 
 export interface PythonReport {
   site: CloseSite;
@@ -38,8 +39,16 @@ const STREAM_EVIDENCE = /[Rr]esponse|RESPONSE|(?<![A-Za-z])(?:[Rr]esp?|RESP?)(?!
 
 const DEFAULTS = pythonAnalysisOptions();
 
-/** The cheap pre-filter: whether a Python text can hold a site at all (most files cannot and are not parsed). */
+/**
+ * The cheap pre-filter: whether a Python file's text can be reported on at all (most files cannot and are not parsed).
+ * It can hold a site, and one of its tests can recognise a terminal event (test-headers.ts): a report needs both.
+ */
 export function mayReportPython(text: string, options: PythonAnalysisOptions = DEFAULTS): boolean {
+  return mayHoldSite(text, options) && mayRecogniseTerminal(text, options.terminalText);
+}
+
+/** Whether a text (a file's, or a function body's) can hold a site: a close, and a response it may close. */
+function mayHoldSite(text: string, options: PythonAnalysisOptions): boolean {
   const close = options.explicitClose.test(text) || (IMPLICIT_CLOSE.test(text) && CLOSE_OWNER.test(text) && /\bfor\b/.test(text)) || STOP_ITERATION.test(text);
   return (close && STREAM_EVIDENCE.test(text)) || mayLeaveAtCaughtStop(text);
 }
@@ -91,7 +100,7 @@ function units(root: Node, text: string, options: PythonAnalysisOptions): { unit
   const classes = definitions.filter((node) => node.type === 'class_definition');
   for (const fn of functions) {
     const body = fn.childForFieldName('body');
-    if (body && mayReportPython(text.slice(body.startIndex, body.endIndex), options)) candidates.push(body);
+    if (body && mayHoldSite(text.slice(body.startIndex, body.endIndex), options)) candidates.push(body);
   }
   const module = new ModuleFacts(functions, classes, options.patterns, options.closeMethods);
   const callers = functions.flatMap((fn) => {
