@@ -7,12 +7,13 @@
 // FALSE rows give paths relative to the cache, `<name>/<path>`). Not part of `npm run corpus`: it needs GitHub or
 // a mirror. Exit 0 when every expectation holds, 1 otherwise.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixStatus } from './corpus-run.mjs';
 import { checkWideCorpus, familyTable } from './corpus-wide.mjs';
+import { checkoutPinned } from './pinned-checkout.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = path.join(ROOT, 'bench/corpus-python');
@@ -20,7 +21,6 @@ const CACHE = process.env.DRAINGUARD_PYTHON_CORPUS_CACHE ?? path.join(process.en
 const CLI = path.join(ROOT, 'dist/cli.js');
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
-const git = (args, cwd) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** The rows of repos.tsv: `{ name, repo, commit, paths }`. */
 export function pythonRepos() {
@@ -35,23 +35,9 @@ export function pythonRepos() {
 
 /** The repository at its commit with only its listed paths checked out (cloned once, then reset). */
 function checkout(target) {
-  const dir = path.join(CACHE, target.name);
-  const mirrors = process.env.DRAINGUARD_SDK_MIRRORS;
-  const source = mirrors ? path.join(mirrors, target.repo.replace('/', '+'), 'repo') : `https://github.com/${target.repo}.git`;
-  if (!existsSync(path.join(dir, '.git'))) {
-    mkdirSync(CACHE, { recursive: true });
-    log(`${target.name}: cloning ${source}`);
-    execFileSync('git', ['clone', '--quiet', '--no-checkout', source, dir], { stdio: 'inherit' });
-  }
   // Sources only: test folders are left out (their data files can be large, and a mirror may lack them).
-  git(['sparse-checkout', 'set', '--no-cone', ...target.paths.flatMap((entry) => [`/${entry}/`, `!/${entry}/**/tests/`, `!/${entry}/**/test/`])], dir);
-  try {
-    git(['cat-file', '-e', `${target.commit}^{commit}`], dir);
-  } catch {
-    git(['fetch', '--quiet', 'origin', target.commit], dir);
-  }
-  git(['checkout', '--quiet', '--force', '--detach', target.commit], dir);
-  git(['clean', '-fdxq'], dir);
+  const sparse = target.paths.flatMap((entry) => [`/${entry}/`, `!/${entry}/**/tests/`, `!/${entry}/**/test/`]);
+  checkoutPinned(target, CACHE, { sparse, say: log });
 }
 
 function runCli(args) {

@@ -19,7 +19,7 @@
 // and on trio.
 // Prints the diffs and a summary; exit 1 if a check failed.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ import { parse } from 'smol-toml';
 import { startHostileServer } from '../test/support/python-hostile-server.mjs';
 import { PYTHON, modernPython } from '../test/support/python-keepalive.mjs';
 import { expectedMessages } from '../test/support/sse-server.mjs';
+import { checkoutPinned } from './pinned-checkout.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -76,22 +77,7 @@ function git(/** @type {string[]} */ args, /** @type {string} */ cwd) {
 
 /** The repository at its pinned commit, pristine: cloned once from its public URL (or the mirror), then reset. */
 function checkout(target) {
-  const dir = path.join(CACHE, target.name);
-  const mirrors = process.env.DRAINGUARD_SDK_MIRRORS;
-  const source = mirrors ? path.join(mirrors, target.repo.replace('/', '+'), 'repo') : `https://github.com/${target.repo}.git`;
-  if (!existsSync(path.join(dir, '.git'))) {
-    mkdirSync(CACHE, { recursive: true });
-    say(`${target.name}: cloning ${source}`);
-    git(['clone', '--quiet', '--no-checkout', source, dir], CACHE);
-  }
-  try {
-    git(['cat-file', '-e', `${target.commit}^{commit}`], dir);
-  } catch {
-    git(['fetch', '--quiet', 'origin', target.commit], dir);
-  }
-  git(['checkout', '--quiet', '--force', '--detach', target.commit], dir);
-  git(['clean', '--quiet', '-fdx'], dir);
-  return dir;
+  return checkoutPinned(target, CACHE, { say });
 }
 
 function fix(dir) {

@@ -103,18 +103,25 @@ async function lintWithOwnAnalysis(
 
 /**
  * With oxlint, the biggest files are read first: one large bundle can take oxlint seconds, which
- * then overlap with reading and testing the many small files instead of coming after them.
+ * then overlap with reading and testing the many small files instead of coming after them. The files of a front end
+ * with its own analysis (Python) never go to oxlint: they come last, in the order given and not looked at beforehand
+ * (a Python repository's thousands of files need no size), and are linted here while oxlint works on the others.
  */
 function biggestFirst(files: readonly string[]): string[] {
   const sizes = new Map<string, number>();
+  const ownAnalysis: string[] = [];
   for (const file of files) {
+    if (frontEndOf(file).lint.kind === 'own-analysis') {
+      ownAnalysis.push(file);
+      continue;
+    }
     try {
       sizes.set(file, statSync(file).size);
     } catch {
       sizes.set(file, 0);
     }
   }
-  return [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  return [...sizes.keys()].sort((a, b) => sizes.get(b)! - sizes.get(a)!).concat(ownAnalysis);
 }
 
 /** The pre-filter's settled answer; one that throws (text it cannot tokenize) answers that the file may hold a close. */

@@ -29,9 +29,14 @@ export async function gitVisibleFiles(dir: string): Promise<Set<string> | undefi
   }
   const listed = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], dir);
   if (listed.code !== 0) return undefined;
+  // git lists paths relative to `dir`, normalized and with `/`: joined to it by concatenation, as the walk builds its
+  // paths (files.ts), not by path.resolve per entry, which costs more than the listing on a repository of thousands of
+  // files. (An untracked directory git lists keeps its trailing `/`: it matches no file, as before.)
+  const base = path.resolve(dir);
+  const prefix = base.endsWith(path.sep) ? base : base + path.sep;
   const files = new Set<string>();
   for (const entry of listed.stdout.split('\0')) {
-    if (entry) files.add(path.resolve(dir, entry));
+    if (entry) files.add(prefix + (path.sep === '/' ? entry : entry.split('/').join(path.sep)));
   }
   return files;
 }

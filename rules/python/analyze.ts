@@ -8,6 +8,7 @@ import { outerClosers } from './outer-closers.js';
 import { terminalFlagNames, terminalReturns } from './terminal-flags.js';
 import type { Node, Tree } from './parser.js';
 import { pythonAnalysisOptions, type PythonAnalysisOptions } from './options.js';
+import { mayRecogniseTerminal } from './test-headers.js';
 
 export interface PythonReport {
   site: CloseSite;
@@ -38,8 +39,16 @@ const STREAM_EVIDENCE = /[Rr]esponse|RESPONSE|(?<![A-Za-z])(?:[Rr]esp?|RESP?)(?!
 
 const DEFAULTS = pythonAnalysisOptions();
 
-/** The cheap pre-filter: whether a Python text can hold a site at all (most files cannot and are not parsed). */
+/**
+ * The cheap pre-filter: whether a Python file's text can be reported on at all (most files cannot and are not parsed).
+ * It can hold a site, and one of its tests can recognise a terminal event (test-headers.ts): a report needs both.
+ */
 export function mayReportPython(text: string, options: PythonAnalysisOptions = DEFAULTS): boolean {
+  return mayHoldSite(text, options) && mayRecogniseTerminal(text, options.terminalText);
+}
+
+/** Whether a text (a file's, or a function body's) can hold a site: a close, and a response it may close. */
+function mayHoldSite(text: string, options: PythonAnalysisOptions): boolean {
   const close = options.explicitClose.test(text) || (IMPLICIT_CLOSE.test(text) && CLOSE_OWNER.test(text) && /\bfor\b/.test(text)) || STOP_ITERATION.test(text);
   return (close && STREAM_EVIDENCE.test(text)) || mayLeaveAtCaughtStop(text);
 }
@@ -49,9 +58,8 @@ function mayLeaveAtCaughtStop(text: string): boolean {
   return CAUGHT_STOP.test(text) && IMPLICIT_CLOSE.test(text) && /\bfor\b/.test(text);
 }
 
-/** A loop left by a jump over a call of a generator of the module that owns a response (`async for item in events(...)`). */
-function leavesProducer(body: Node, text: string, module: ModuleFacts): boolean {
-  const own = text.slice(body.startIndex, body.endIndex);
+/** A loop left by a jump over a call of a generator of the module that owns a response (`async for item in events(...)`), in a body's text. */
+function leavesProducer(own: string, module: ModuleFacts): boolean {
   if (!IMPLICIT_CLOSE.test(own)) return false;
   for (const match of own.matchAll(PRODUCER_LOOP)) if (module.ownerOf(match[1])) return true;
   return false;
@@ -84,29 +92,25 @@ interface Unit {
  * names bound to a terminal flag another function of the module returns.
  */
 function units(root: Node, text: string, options: PythonAnalysisOptions): { units: Unit[]; module: ModuleFacts } {
-  const candidates: Node[] = [];
   // One search in the parser's own memory (tree.ts): walking every node from JavaScript costs more than the analysis.
   const definitions = definitionsOf(root);
   const functions = definitions.filter((node) => node.type === 'function_definition');
   const classes = definitions.filter((node) => node.type === 'class_definition');
-  for (const fn of functions) {
+  // Each function's body and its text, asked of the parser once (each question is a call into WebAssembly).
+  const bodies = functions.flatMap((fn) => {
     const body = fn.childForFieldName('body');
-    if (body && mayReportPython(text.slice(body.startIndex, body.endIndex), options)) candidates.push(body);
-  }
-  const module = new ModuleFacts(functions, classes, options.patterns, options.closeMethods);
-  const callers = functions.flatMap((fn) => {
-    const body = fn.childForFieldName('body');
-    return body && mayOwnResponse(text.slice(body.startIndex, body.endIndex), options) ? [body] : [];
+    return body ? [{ fn, body, text: text.slice(body.startIndex, body.endIndex) }] : [];
   });
+  const candidates = bodies.filter((entry) => mayHoldSite(entry.text, options));
+  const module = new ModuleFacts(functions, classes, options.patterns, options.closeMethods);
+  const callers = bodies.filter((entry) => mayOwnResponse(entry.text, options)).map((entry) => entry.body);
   const outer = outerClosers(module, callers, options);
   const flagged = candidates.length > 0 ? terminalReturns(functions, options.patterns) : new Map<string, Set<number>>();
-  const candidateIds = new Set(candidates.map((candidate) => candidate.id));
+  const candidateIds = new Set(candidates.map((candidate) => candidate.body.id));
   const found: Unit[] = [{ body: root, outer: [], flags: terminalFlagNames(root, flagged) }];
-  for (const fn of functions) {
-    const body = fn.childForFieldName('body');
-    if (!body) continue;
+  for (const { fn, body, text: own } of bodies) {
     const closers = outer.get(fn.id) ?? [];
-    if (closers.length > 0 || candidateIds.has(body.id) || leavesProducer(body, text, module)) found.push({ body, outer: closers, flags: terminalFlagNames(body, flagged) });
+    if (closers.length > 0 || candidateIds.has(body.id) || leavesProducer(own, module)) found.push({ body, outer: closers, flags: terminalFlagNames(body, flagged) });
   }
   return { units: found, module };
 }

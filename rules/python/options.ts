@@ -1,6 +1,7 @@
 import type { SharedRuleOptions } from '../contract/rule-options.js';
 import { DEFAULT_TERMINAL_PATTERNS, compilePatterns } from '../contract/vocabulary.js';
 import { DEFAULT_PYTHON_CLOSE_METHODS } from './streams.js';
+import { terminalTextFor } from './test-headers.js';
 
 /** The Python analysis's view of the rule options: compiled patterns and the close methods as a set. */
 export interface PythonAnalysisOptions {
@@ -8,6 +9,8 @@ export interface PythonAnalysisOptions {
   closeMethods: ReadonlySet<string>;
   /** Matches the text of an explicit close call (the pre-filter's first test). */
   explicitClose: RegExp;
+  /** What a test must name to recognise a terminal event, where the patterns tell (the pre-filter's second test; test-headers.ts). */
+  terminalText: RegExp | null;
 }
 
 const cache = new Map<string, PythonAnalysisOptions>();
@@ -24,6 +27,7 @@ export function pythonAnalysisOptions(options: SharedRuleOptions = {}): PythonAn
       closeMethods: new Set(methods),
       // `[\\s\\\\]*`: spaces or a line continuation may stand around the name.
       explicitClose: names ? new RegExp(`\\.[\\s\\\\]*(?:${names})[\\s\\\\]*\\(`) : /(?!)/,
+      terminalText: terminalTextFor(options.terminalPatterns),
     };
     cache.set(key, compiled);
   }

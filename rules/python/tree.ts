@@ -62,10 +62,19 @@ const INDEXED = new Set(['assignment', 'named_expression', 'as_pattern', 'return
 const SCOPE_TYPES = [...NESTED_SCOPES];
 
 interface ScopeIndex {
-  /** Per scope (a function, class, lambda or decorated definition, by node id; the module by its own id): its own indexed nodes, in source order. */
-  own: Map<number, Node[]>;
+  /**
+   * Per scope (a function, class, lambda or decorated definition, by node id; the module by its own id): its own indexed
+   * nodes, in source order, each with its type.
+   */
+  own: Map<number, IndexedNode[]>;
   /** Every function and class definition of the file, in source order. */
   definitions: Node[];
+}
+
+/** A node of the index with its type, asked of the parser once: every property of a node is a call into WebAssembly. */
+interface IndexedNode {
+  node: Node;
+  type: string;
 }
 
 const indexes = new WeakMap<object, ScopeIndex>();
@@ -77,22 +86,30 @@ const indexes = new WeakMap<object, ScopeIndex>();
 function scopeIndex(root: Node): ScopeIndex {
   const known = indexes.get(root.tree);
   if (known) return known;
-  const own = new Map<number, Node[]>();
+  const own = new Map<number, IndexedNode[]>();
   const definitions: Node[] = [];
+  // The scopes around the node at hand, innermost last, and where each ends.
   const open: Node[] = [];
+  const ends: number[] = [];
   for (const node of root.descendantsOfType([...INDEXED, ...SCOPE_TYPES])) {
+    if (!node) continue;
+    const type = node.type;
     // The keywords `yield` and `lambda` share their names with the nodes they start.
-    if (!node || ((node.type === 'yield' || node.type === 'lambda') && !node.isNamed)) continue;
-    while (open.length > 0 && open[open.length - 1].endIndex <= node.startIndex) open.pop();
+    if ((type === 'yield' || type === 'lambda') && !node.isNamed) continue;
+    while (ends.length > 0 && ends[ends.length - 1] <= node.startIndex) {
+      open.pop();
+      ends.pop();
+    }
     const scope = open.length > 0 ? open[open.length - 1].id : root.id;
-    if (NESTED_SCOPES.has(node.type)) {
-      if (node.type === 'function_definition' || node.type === 'class_definition') definitions.push(node);
+    if (NESTED_SCOPES.has(type)) {
+      if (type === 'function_definition' || type === 'class_definition') definitions.push(node);
       open.push(node);
+      ends.push(node.endIndex);
       continue;
     }
     const list = own.get(scope);
-    if (list) list.push(node);
-    else own.set(scope, [node]);
+    if (list) list.push({ node, type });
+    else own.set(scope, [{ node, type }]);
   }
   const index = { own, definitions };
   indexes.set(root.tree, index);
@@ -115,7 +132,9 @@ export function ownDescendants(body: Node, types: readonly string[]): Node[] {
     const root = body.type === 'module' ? body : body.tree.rootNode;
     const listed = scopeIndex(root).own.get(scope.type === 'module' ? root.id : scope.id) ?? [];
     // A function's own list also holds what its parameters' defaults hold: not part of its body.
-    return listed.filter((node) => node.startIndex >= body.startIndex && types.includes(node.type));
+    const found: Node[] = [];
+    for (const { node, type } of listed) if (node.startIndex >= body.startIndex && types.includes(type)) found.push(node);
+    return found;
   }
   const found: Node[] = [];
   let nestedEnd = -1;

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { mayReportPython } from '../../rules/python/analyze.js';
 import { lintPythonText } from '../../rules/python/lint.js';
 
-/** `(line, column)` of each report, with the pre-filter off so that every case is really analysed. */
+/** `(line, column)` of each report, with the pre-filter off so that every case is really analysed; the pre-filter keeps every case reported on. */
 async function sites(code: string): Promise<[number, number][]> {
   const { messages } = await lintPythonText(code, { prefilter: false });
+  if (messages.length > 0) expect(mayReportPython(code)).toBe(true);
   return messages.map((message) => {
     expect(message.fatal).toBeUndefined();
     return [message.line, message.column];
