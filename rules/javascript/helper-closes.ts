@@ -12,9 +12,9 @@ import { isUnseenController, type StreamResolver } from './streams.js';
 
 // What the call of a helper closes (docs/rules/no-early-stream-close.md, "A close in a called function"): each function
 // that holds a close is summarised once, by solving its code path again from an entry where the terminal event is
-// pending, as the closes it makes for its caller. helper-calls.ts finds the calls; the rule records them as sites.
+// pending, as the closes it makes for its caller. helper-calls.ts finds the calls; record-sites.ts records them as sites.
 
-/** What a summary reads of a site the rule recorded in a function's code path. */
+/** What a summary reads of a site recorded in a function's code path (record-sites.ts). */
 export interface RecordedClose {
   node: Node;
   messageId: CloseKind;

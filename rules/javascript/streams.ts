@@ -46,7 +46,7 @@ export class StreamResolver {
   private readonly classFields = new Map<Node, Map<string, Family | null>>();
   private readonly returnedFamilies = new Map<Node, Family | null>();
   private readonly returns = new Map<Node, TSESTree.ReturnStatement[]>();
-  /** Fed by the rule's traversal when `collectClassMembers` is true; walks each class on demand otherwise. */
+  /** Fed by the recorder's traversal (recorder.ts) when `collectClassMembers` is true; walks each class on demand otherwise. */
   readonly classMembers: ClassMemberIndex;
   /** The same resolver with `bodyNames`, made on first use. */
   private bodyResolver: StreamResolver | undefined;
