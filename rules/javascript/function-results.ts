@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { isDownleveledAsyncBody, isFunction, propertyName, unwrap, type Node } from './ast.js';
+import { isDownleveledAsyncBody, isFunction, propertyName, unwrap, walk, type Node } from './ast.js';
 import { enclosingClass } from './class-members.js';
 import type { Effect } from '../core/effect.js';
 import { AST_NODE_TYPES } from '@typescript-eslint/types';
@@ -95,25 +95,12 @@ function returnedMethod(value: Node | null | undefined, key: string, streams: Fu
  */
 export function ownReturns(fn: Node, visitorKeys: Record<string, readonly string[] | undefined>): TSESTree.ReturnStatement[] {
   const returns: TSESTree.ReturnStatement[] = [];
-  const stack: Node[] = [fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isFunction(node) && !isDownleveledAsyncBody(node)) continue;
+  const body = fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.body : fn;
+  walk(body, visitorKeys, (node) => {
+    if (isFunction(node) && !isDownleveledAsyncBody(node)) return false;
     if (node.type === AST_NODE_TYPES.ReturnStatement) returns.push(node);
-    for (const key of visitorKeys[node.type] ?? []) {
-      const child: unknown = Reflect.get(node, key);
-      if (Array.isArray(child)) {
-        for (const item of child) if (isNode(item)) stack.push(item);
-      } else if (isNode(child)) {
-        stack.push(child);
-      }
-    }
-  }
+  });
   return returns;
-}
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** The label of the terminal test whose branch `statement` ends (the innermost `if` it is the consequent of), else null. */
