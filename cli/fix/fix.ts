@@ -12,7 +12,7 @@ import { dirtyFiles } from './git-clean.js';
 import { chooseHelperModules } from './helper-choice.js';
 import { checkHelperModules } from './helper-modules.js';
 import { helperTestPaths, planHelperTests, type HelperTest } from './helper-test.js';
-import { inFileHelperTestPaths, planInFileHelperTests } from './in-file-helper-test.js';
+import { planInFileHelperTests } from './in-file-helper-test.js';
 import type { InMemory, ModuleText, Rewritten } from './in-memory.js';
 import { interruptedLine, stopOnInterrupt } from './interrupt.js';
 import { Progress } from './progress.js';
@@ -85,7 +85,7 @@ async function fix(run: FixRun): Promise<number> {
   }
   const writing = work.rewritten.filter((entry) => entry.output !== null);
   const { tests, inFileTests } = await planTests(run, work.modules, writing);
-  if (await refuseUncommittedChanges(run, [...work.modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file), ...inFileHelperTestPaths(inFileTests)])) return 2;
+  if (await refuseUncommittedChanges(run, [...work.modules.map((module) => module.path), ...helperTestPaths(tests), ...writing.map((entry) => entry.file), ...helperTestPaths(inFileTests)])) return 2;
   const outcome = await writeFiles(run, { modules: work.modules, tests, rewritten: work.rewritten, inFileTests });
   return report(run, outcome, work.scanned);
 }

@@ -115,19 +115,26 @@ function moduleSpecifier(testPath: string, module: ModuleToTest, fromTests: '' |
 }
 
 /** The files `fix` will write for the tests (the refusal on uncommitted changes and `--print`'s diff root take them). */
-export function helperTestPaths(tests: readonly HelperTest[]): string[] {
+/** What writing a test needs of it: a helper module's (`HelperTest`) or a file's own helpers' (`InFileHelperTest`). */
+export type TestToWrite = Pick<HelperTest, 'path' | 'text' | 'existing' | 'skipped' | 'note'> & { framework: string };
+
+/** The files `fix` will write for the tests (the refusal on uncommitted changes and `--print`'s diff root take them). */
+export function helperTestPaths(tests: readonly TestToWrite[]): string[] {
   return tests.filter((test) => test.text !== null).map((test) => test.path);
 }
 
 /**
- * Writes a test (unless `dry` or its module could not be written) and returns its report: `test: "created"`,
- * `"updated"` or `"not written"` with the reason, its diff where `patchRoot` is given.
+ * Writes a test (unless `dry` or its module could not be written: the report then says `unwritten`) and returns its
+ * report: `test: "created"`, `"updated"` or `"not written"` with the reason, its diff where `patchRoot` is given.
  */
-export async function writeHelperTest(test: HelperTest, { dry, patchRoot, moduleWritten }: { dry: boolean; patchRoot: string | undefined; moduleWritten: boolean }): Promise<FileReport> {
+export async function writeHelperTest(
+  test: TestToWrite,
+  { dry, patchRoot, moduleWritten, unwritten = 'the helper module could not be written' }: { dry: boolean; patchRoot: string | undefined; moduleWritten: boolean; unwritten?: string },
+): Promise<FileReport> {
   if (test.text === null) return { path: test.path, changed: false, sites: [], test: 'not written', note: test.skipped ?? '' };
+  if (!moduleWritten) return { path: test.path, changed: false, sites: [], test: 'not written', note: unwritten };
   const report: FileReport = { path: test.path, changed: true, sites: [], test: test.existing === null ? 'created' : 'updated', framework: test.framework, ...(test.note ? { note: test.note } : {}) };
   if (patchRoot !== undefined) report.diff = unifiedDiff(diffPath(patchRoot, test.path), test.existing, test.text);
-  if (!moduleWritten) return { path: test.path, changed: false, sites: [], test: 'not written', note: 'the helper module could not be written' };
   if (dry) return report;
   try {
     await mkdir(path.dirname(test.path), { recursive: true });

@@ -8,7 +8,6 @@ import { diffPath, diffRoot } from './diff-paths.js';
 import type { FixRun } from './fix-run.js';
 import type { WrittenFile } from './formatting-report.js';
 import { helperTestPaths, writeHelperTest, type HelperTest } from './helper-test.js';
-import { inFileHelperTestPaths, writeInFileHelperTest } from './in-file-helper-test.js';
 import type { ModuleText, Rewritten } from './in-memory.js';
 import { colorDiff, unifiedDiff, type FileReport } from './report.js';
 
@@ -51,7 +50,7 @@ export async function writeFiles(run: FixRun, files: FilesToWrite): Promise<Writ
  */
 async function patchRootFor(run: FixRun, files: FilesToWrite, writing: readonly Rewritten[]): Promise<string | undefined> {
   if (!run.args.print || run.signal.aborted) return undefined;
-  const paths = [...writing.map((entry) => entry.file), ...files.modules.map((module) => module.path), ...helperTestPaths(files.tests), ...inFileHelperTestPaths(files.inFileTests)];
+  const paths = [...writing.map((entry) => entry.file), ...files.modules.map((module) => module.path), ...helperTestPaths(files.tests), ...helperTestPaths(files.inFileTests)];
   const patchRoot = await diffRoot(run.cwd, paths);
   if (!patchRoot.isCwd && !run.args.json) {
     process.stderr.write(`drainguard fix: the diff paths are relative to ${patchRoot.root} (not every file is under this directory): apply the diff there.\n`);
@@ -141,7 +140,7 @@ class Writer {
       return;
     }
     const moduleWritten = this.reports.some((report) => report.path === test.modulePath && report.changed);
-    const report = await writeInFileHelperTest(test, { dry: this.run.args.dry, patchRoot: this.patchRoot, moduleWritten });
+    const report = await writeHelperTest(test, { dry: this.run.args.dry, patchRoot: this.patchRoot, moduleWritten, unwritten: 'its module could not be written' });
     if (report.changed) this.written.push({ path: test.path });
     this.reports.push(report);
     this.showDiff(report);
